@@ -1,0 +1,221 @@
+// What the solver decides and the Engine reports: flavor assignments, preemptions, decisions of a
+// cycle, workload and queue status.
+#ifndef QM_MODEL_DECISIONS_H_
+#define QM_MODEL_DECISIONS_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "qm/core/ids.h"
+#include "qm/core/time.h"
+#include "qm/model/workload.h"
+
+namespace qm {
+
+/// Kueue's API-level flavor-assignment mode, worst to best (`FlavorAssignmentMode`).
+enum class AssignmentMode { kNoFit, kPreempt, kFit };
+const char* AssignmentModeName(AssignmentMode m);
+
+/// Why a workload was preempted (the reason of its `Preempted` condition).
+enum class PreemptionReason {
+  kInClusterQueue,
+  kInCohortReclamation,
+  kInCohortFairSharing,
+  kInCohortReclaimWhileBorrowing,
+};
+const char* PreemptionReasonName(PreemptionReason r);
+
+/// The flavor chosen (or not) for one requested resource of one pod set.
+struct ResourceAssignment {
+  std::string resource;
+  std::string flavor;  ///< empty when no flavor was kept (mode kNoFit)
+  AssignmentMode mode = AssignmentMode::kNoFit;
+  /// 0 = within nominal; otherwise the height of the lowest cohort subtree that absorbs it (§2).
+  int borrow_level = 0;
+};
+
+/// One pod set's assignment.
+struct PodSetAssignment {
+  std::string name;
+  int32_t count = 0;
+  std::vector<ResourceAssignment> resources;  ///< sorted by resource name
+  ResourceAmounts usage;                      ///< total per resource that got a flavor
+};
+
+/// One flavor the assigner examined for one pod set and resource group, with the numbers behind its
+/// verdict (what `qm explain` prints).
+struct FlavorAttempt {
+  struct ResourceCheck {
+    std::string resource;
+    int64_t requested = 0;  ///< earlier pod sets of the workload + this pod set, on this flavor
+    int64_t available = 0;  ///< what the queue can still take now (possibly borrowing)
+    int64_t nominal = 0;
+    int64_t potential = 0;  ///< the most it could ever get (kUnlimited = no limit)
+    int borrow_level = 0;
+  };
+  std::string pod_set;
+  std::string flavor;
+  /// "Fit", "Preempt", "Reclaim", "NoCandidates" or "NoFit".
+  std::string verdict;
+  /// The reasons recorded for this flavor (empty when it fits).
+  std::vector<std::string> reasons;
+  std::vector<ResourceCheck> checks;
+  bool chosen = false;
+};
+
+/// A workload's flavor assignment: what `AssignFlavors` computes and what an admission records.
+struct Assignment {
+  std::vector<PodSetAssignment> pod_sets;  ///< in spec order
+  AssignmentMode representative_mode = AssignmentMode::kNoFit;
+  /// Max borrow level over the chosen flavors; > 0 means the workload borrows from its cohort.
+  int borrow_level = 0;
+  /// The assignment message (empty when every pod set fits).
+  std::string message;
+  /// Every flavor examined, in order; filled only by `Engine::AssignFlavors` and `Engine::Explain`.
+  std::vector<FlavorAttempt> attempts;
+
+  bool borrowing() const { return borrow_level > 0; }
+};
+
+/// Where a workload stands.
+enum class WorkloadState {
+  kPending,    ///< waiting for quota (or for its queue to exist / resume)
+  kAdmitted,   ///< holds quota
+  kEvicting,   ///< preempted or evicted, still holding quota until the host confirms it stopped
+  kFinished,   ///< completed; holds nothing
+  kInactive,   ///< spec.active = false; never queued
+};
+const char* WorkloadStateName(WorkloadState s);
+
+/// A preemption the engine decided: `victim` must stop so `preemptor` can be admitted.
+struct Preemption {
+  WorkloadId victim;
+  WorkloadId preemptor;
+  PreemptionReason reason = PreemptionReason::kInClusterQueue;
+  std::string message;  ///< Kueue's `Preempted` condition message
+};
+
+/// One decision of a scheduling cycle.
+struct Decision {
+  enum class Kind { kAdmitted, kPreempted, kPending };
+  Kind kind = Kind::kPending;
+  WorkloadId workload;
+  ClusterQueueId cluster_queue;
+  /// kPreempted: who preempted it and why.
+  WorkloadId preemptor;
+  PreemptionReason preemption_reason = PreemptionReason::kInClusterQueue;
+};
+
+/// Everything one `ScheduleCycle()` decided, in the order it was decided.
+struct CycleResult {
+  uint64_t cycle = 0;  ///< 1 for the first cycle
+  std::vector<Decision> decisions;
+  int64_t admitted = 0;
+  int64_t preempted = 0;
+  int64_t pending = 0;  ///< heads that were considered and not admitted
+  bool empty() const { return decisions.empty(); }
+};
+
+/// A read-only view of one workload.
+struct WorkloadStatus {
+  WorkloadId id;
+  std::string namespace_;
+  std::string name;
+  WorkloadState state = WorkloadState::kPending;
+  int32_t priority = 0;
+  Time creation_time;
+  /// The ClusterQueue that holds its quota (admitted/evicting) or whose queue it waits in (pending);
+  /// empty when its LocalQueue or ClusterQueue does not exist.
+  std::string cluster_queue;
+  /// Set while the workload holds quota.
+  std::optional<Assignment> admission;
+  std::optional<Time> quota_reserved_time;
+  /// Pending only: parked until something changes (Kueue's inadmissible set).
+  bool inadmissible = false;
+  /// Kueue condition reason of the latest status (e.g. "Pending", "NoFit"... see §8), and message.
+  std::string reason;
+  std::string message;
+  /// Set once the workload has been preempted.
+  std::optional<PreemptionReason> preemption_reason;
+};
+
+/// Usage of one (flavor, resource) in a ClusterQueue.
+struct FlavorResourceUsage {
+  std::string flavor;
+  std::string resource;
+  int64_t nominal = 0;
+  int64_t usage = 0;
+  /// The part of `usage` above nominal (taken from the cohort).
+  int64_t borrowed = 0;
+};
+
+/// A read-only view of one ClusterQueue.
+struct ClusterQueueStatus {
+  std::string name;
+  std::string cohort;
+  bool active = true;
+  /// Kueue's Active condition message, e.g. "Can't admit new workloads: is stopped."
+  std::string active_message;
+  /// Every (flavor, resource) the queue declares, in declaration order.
+  std::vector<FlavorResourceUsage> usage;
+  /// Pending workloads: the active queue in consideration order, then the parked ones.
+  std::vector<WorkloadId> pending;
+  std::vector<WorkloadId> inadmissible;
+  std::vector<WorkloadId> admitted;  ///< holding quota, including evicting ones; by name
+  /// Kueue `status.fairSharing.weightedShare` (ceil of the weighted dominant resource share;
+  /// INT64_MAX for a zero-weight borrower).
+  int64_t weighted_share = 0;
+};
+
+/// A read-only view of one Cohort (explicit or implicit).
+struct CohortStatus {
+  std::string name;
+  std::string parent;
+  bool implicit = false;  ///< only named by queues/cohorts, no Cohort object
+  int64_t weighted_share = 0;
+};
+
+/// One entry of a requested assignment for `Engine::PreemptionTargets`.
+struct RequestedFlavor {
+  std::string pod_set;
+  std::string resource;
+  std::string flavor;
+  AssignmentMode mode = AssignmentMode::kPreempt;  ///< kPreempt or kFit
+};
+
+inline const char* AssignmentModeName(AssignmentMode m) {
+  switch (m) {
+    case AssignmentMode::kNoFit: return "NoFit";
+    case AssignmentMode::kPreempt: return "Preempt";
+    case AssignmentMode::kFit: return "Fit";
+  }
+  return "NoFit";
+}
+
+inline const char* PreemptionReasonName(PreemptionReason r) {
+  switch (r) {
+    case PreemptionReason::kInClusterQueue: return "InClusterQueue";
+    case PreemptionReason::kInCohortReclamation: return "InCohortReclamation";
+    case PreemptionReason::kInCohortFairSharing: return "InCohortFairSharing";
+    case PreemptionReason::kInCohortReclaimWhileBorrowing: return "InCohortReclaimWhileBorrowing";
+  }
+  return "InClusterQueue";
+}
+
+inline const char* WorkloadStateName(WorkloadState s) {
+  switch (s) {
+    case WorkloadState::kPending: return "Pending";
+    case WorkloadState::kAdmitted: return "Admitted";
+    case WorkloadState::kEvicting: return "Evicting";
+    case WorkloadState::kFinished: return "Finished";
+    case WorkloadState::kInactive: return "Inactive";
+  }
+  return "Pending";
+}
+
+}  // namespace qm
+
+#endif  // QM_MODEL_DECISIONS_H_

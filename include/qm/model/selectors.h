@@ -1,0 +1,123 @@
+// Kubernetes matching vocabulary used by the model: label selectors (ClusterQueue namespaceSelector),
+// node selector terms (pod required node affinity), taints and tolerations.
+#ifndef QM_MODEL_SELECTORS_H_
+#define QM_MODEL_SELECTORS_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace qm {
+
+/// Labels as (key, value) pairs. Specs keep them sorted by key with unique keys (Validate checks).
+using Labels = std::vector<std::pair<std::string, std::string>>;
+
+/// Returns the value of `key` in `labels`, or nullptr.
+inline const std::string* FindLabel(const Labels& labels, std::string_view key) {
+  for (const auto& [k, v] : labels)
+    if (k == key) return &v;
+  return nullptr;
+}
+
+/// `metav1.LabelSelectorRequirement`.
+struct LabelSelectorRequirement {
+  enum class Operator { kIn, kNotIn, kExists, kDoesNotExist };
+  std::string key;
+  Operator op = Operator::kIn;
+  std::vector<std::string> values;
+};
+
+/// `metav1.LabelSelector`: every matchLabels entry and every expression must hold. The empty
+/// selector matches everything. (An *absent* namespaceSelector matching nothing is modelled by
+/// `std::optional` on the ClusterQueue.)
+struct LabelSelector {
+  Labels match_labels;
+  std::vector<LabelSelectorRequirement> match_expressions;
+};
+
+/// Whether `labels` satisfy `selector`, with Kubernetes semantics.
+inline bool Matches(const LabelSelector& selector, const Labels& labels) {
+  for (const auto& [k, v] : selector.match_labels) {
+    const std::string* got = FindLabel(labels, k);
+    if (got == nullptr || *got != v) return false;
+  }
+  for (const auto& req : selector.match_expressions) {
+    const std::string* got = FindLabel(labels, req.key);
+    auto in_values = [&] {
+      for (const auto& v : req.values)
+        if (got != nullptr && *got == v) return true;
+      return false;
+    };
+    switch (req.op) {
+      case LabelSelectorRequirement::Operator::kIn:
+        if (got == nullptr || !in_values()) return false;
+        break;
+      case LabelSelectorRequirement::Operator::kNotIn:
+        if (got != nullptr && in_values()) return false;
+        break;
+      case LabelSelectorRequirement::Operator::kExists:
+        if (got == nullptr) return false;
+        break;
+      case LabelSelectorRequirement::Operator::kDoesNotExist:
+        if (got != nullptr) return false;
+        break;
+    }
+  }
+  return true;
+}
+
+/// `corev1.NodeSelectorRequirement` (node affinity `matchExpressions`).
+struct NodeSelectorRequirement {
+  enum class Operator { kIn, kNotIn, kExists, kDoesNotExist, kGt, kLt };
+  std::string key;
+  Operator op = Operator::kIn;
+  std::vector<std::string> values;
+};
+
+/// `corev1.NodeSelectorTerm`: expressions ANDed (`matchFields` is not read, as in Kueue).
+struct NodeSelectorTerm {
+  std::vector<NodeSelectorRequirement> match_expressions;
+};
+
+enum class TaintEffect { kNoSchedule, kPreferNoSchedule, kNoExecute };
+
+/// `corev1.Taint` on a ResourceFlavor.
+struct Taint {
+  std::string key;
+  std::string value;
+  TaintEffect effect = TaintEffect::kNoSchedule;
+};
+
+/// `corev1.Toleration`. An empty `effect` (nullopt) matches every effect; an empty key with
+/// `kExists` tolerates every taint.
+struct Toleration {
+  enum class Operator { kEqual, kExists };
+  std::string key;
+  Operator op = Operator::kEqual;
+  std::string value;
+  std::optional<TaintEffect> effect;
+};
+
+/// Kubernetes `Toleration.ToleratesTaint`.
+inline bool Tolerates(const Toleration& t, const Taint& taint) {
+  if (t.effect.has_value() && *t.effect != taint.effect) return false;
+  if (!t.key.empty() && t.key != taint.key) return false;
+  if (t.op == Toleration::Operator::kExists) return true;
+  return t.value == taint.value;
+}
+
+/// The Kubernetes spelling of a taint effect.
+inline const char* TaintEffectName(TaintEffect e) {
+  switch (e) {
+    case TaintEffect::kNoSchedule: return "NoSchedule";
+    case TaintEffect::kPreferNoSchedule: return "PreferNoSchedule";
+    case TaintEffect::kNoExecute: return "NoExecute";
+  }
+  return "NoSchedule";
+}
+
+}  // namespace qm
+
+#endif  // QM_MODEL_SELECTORS_H_

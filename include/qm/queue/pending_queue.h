@@ -1,0 +1,215 @@
+// Pending queues (semantics §3): where a pending workload waits, in which order, and which events
+// park it or bring it back.
+//
+// Each ClusterQueue owns an active queue (`heap`, ordered by `PendingOrder`), an inadmissible set
+// (parked until something changes) and, during a cycle, the popped head. Pending workloads whose
+// LocalQueue or ClusterQueue is missing or stopped wait in `ClusterState::unqueued`.
+//
+// Costs: Enqueue / Remove / PopHead O(log n) for n pending in the queue; a flush moves every parked
+// workload of a cohort tree back, O(parked × log n); bulk parking of an equivalence class scans the
+// queue's active set once, O(n).
+#ifndef QM_QUEUE_PENDING_QUEUE_H_
+#define QM_QUEUE_PENDING_QUEUE_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/hash/hash.h"
+#include "fmt/format.h"
+#include "qm/state/accounting.h"
+#include "qm/state/cluster_state.h"
+
+namespace qm {
+
+/// Kueue condition reasons written on pending workloads (semantics §8).
+namespace reason {
+inline constexpr const char* kPending = "Pending";
+inline constexpr const char* kInadmissible = "Inadmissible";
+inline constexpr const char* kSuspended = "Suspended";
+inline constexpr const char* kMisconfigured = "Misconfigured";
+inline constexpr const char* kNoMatchingFlavor = "NoMatchingFlavor";
+inline constexpr const char* kExceedsMaxQuota = "ExceedsMaxQuota";
+inline constexpr const char* kWaitingForQuota = "WaitingForQuota";
+inline constexpr const char* kWaitingForPreemptedWorkloads = "WaitingForPreemptedWorkloads";
+inline constexpr const char* kPendingEvaluation = "PendingEvaluation";
+inline constexpr const char* kQuotaReserved = "QuotaReserved";
+inline constexpr const char* kPreempted = "Preempted";
+inline constexpr const char* kFinished = "Finished";
+inline constexpr const char* kDeactivated = "Deactivated";
+}  // namespace reason
+
+/// The equivalence key of a workload (Kueue's scheduling hash, §3.7): same pod sets, same priority.
+inline uint64_t EquivalenceKey(const ClusterState& s, const WorkloadRecord& w) {
+  return absl::HashOf(s.shapes[w.shape].hash, w.priority);
+}
+
+inline PendingKey PendingKeyOf(const ClusterState& s, WorkloadId id) {
+  const WorkloadRecord& w = s.wl(id);
+  return PendingKey{w.priority, w.queue_time.us, &w.uid(), w.seq, id};
+}
+
+inline uint64_t UnqueuedKey(const WorkloadRecord& w, WorkloadId id) { return (w.seq << 32) | id.value; }
+
+/// Takes a pending workload out of wherever it waits.
+inline void RemoveFromQueues(ClusterState& s, WorkloadId id) {
+  WorkloadRecord& w = s.wl(id);
+  switch (w.place) {
+    case QueuePlace::kNone:
+      s.unqueued.erase(UnqueuedKey(w, id));
+      break;
+    case QueuePlace::kActive:
+      s.cq(w.queued_in).heap.erase(PendingKeyOf(s, id));
+      break;
+    case QueuePlace::kInadmissible:
+      s.cq(w.queued_in).inadmissible.erase(PendingKeyOf(s, id));
+      break;
+    case QueuePlace::kInflight:
+      break;
+  }
+  if (w.place != QueuePlace::kNone && w.queued_in.valid()) {
+    ClusterQueueState& cq = s.cq(w.queued_in);
+    if (cq.sticky_preemptor == id) cq.sticky_preemptor = WorkloadId();
+  }
+  w.place = QueuePlace::kNone;
+  w.queued_in = ClusterQueueId();
+}
+
+/// The ClusterQueue a pending workload belongs to, or an invalid id with the reason it has none
+/// (the workload controller's messages, §8).
+inline ClusterQueueId ResolveQueue(const ClusterState& s, const WorkloadRecord& w, std::string* why) {
+  const std::string& lq_name = w.queue_name;
+  const LocalQueueId lq = s.FindLocalQueue(w.ns, lq_name);
+  if (!lq.valid() || !s.local_queues[lq.value].exists) {
+    if (why) *why = fmt::format("LocalQueue {} doesn't exist", lq_name);
+    return ClusterQueueId();
+  }
+  const LocalQueueState& l = s.local_queues[lq.value];
+  if (l.spec.stop_policy != StopPolicy::kNone) {
+    if (why) *why = fmt::format("LocalQueue {} is stopped", lq_name);
+    return ClusterQueueId();
+  }
+  const ClusterQueueId cq = s.cq_names.Find(l.spec.cluster_queue);
+  if (!cq.valid() || !s.cq(cq).exists) {
+    if (why) *why = fmt::format("ClusterQueue {} doesn't exist", l.spec.cluster_queue);
+    return ClusterQueueId();
+  }
+  return cq;
+}
+
+/// Puts a pending workload where it belongs (§3.4): its ClusterQueue's active queue, the
+/// inadmissible set (BestEffortFIFO and its equivalence class is blocked), or `unqueued`.
+inline void Enqueue(ClusterState& s, WorkloadId id) {
+  WorkloadRecord& w = s.wl(id);
+  RemoveFromQueues(s, id);
+  std::string why;
+  const ClusterQueueId cq_id = ResolveQueue(s, w, &why);
+  if (!cq_id.valid()) {
+    w.place = QueuePlace::kNone;
+    s.unqueued.insert(UnqueuedKey(w, id));
+    w.reason = reason::kInadmissible;
+    w.message = std::move(why);
+    return;
+  }
+  ClusterQueueState& cq = s.cq(cq_id);
+  w.queued_in = cq_id;
+  if (cq.spec.queueing_strategy == QueueingStrategy::kBestEffortFIFO &&
+      s.config.features.scheduling_equivalence_hashing && !cq.blocked.empty() &&
+      cq.blocked.contains(EquivalenceKey(s, w))) {
+    w.place = QueuePlace::kInadmissible;
+    cq.inadmissible.insert(PendingKeyOf(s, id));
+    w.message = "Bypassed scheduling evaluation because an equivalent workload recently failed";
+    return;
+  }
+  w.place = QueuePlace::kActive;
+  cq.heap.insert(PendingKeyOf(s, id));
+}
+
+/// Parks a pending workload of `cq` in its inadmissible set.
+inline void Park(ClusterState& s, WorkloadId id, ClusterQueueId cq_id) {
+  WorkloadRecord& w = s.wl(id);
+  RemoveFromQueues(s, id);
+  w.queued_in = cq_id;
+  w.place = QueuePlace::kInadmissible;
+  s.cq(cq_id).inadmissible.insert(PendingKeyOf(s, id));
+}
+
+/// Whether the workload's namespace exists and matches the ClusterQueue's selector.
+inline bool NamespaceMatches(const ClusterState& s, const ClusterQueueState& cq, NamespaceId ns) {
+  if (!ns.valid() || !s.namespaces[ns.value].exists) return false;
+  if (!cq.spec.namespace_selector.has_value()) return false;
+  return Matches(*cq.spec.namespace_selector, s.namespaces[ns.value].labels);
+}
+
+/// Moves every parked workload of one ClusterQueue whose namespace matches back to its active queue
+/// and forgets the blocked equivalence classes.
+inline void FlushClusterQueue(ClusterState& s, ClusterQueueId cq_id) {
+  ClusterQueueState& cq = s.cq(cq_id);
+  cq.blocked.clear();
+  if (cq.inadmissible.empty()) return;
+  std::vector<WorkloadId> back;
+  for (const PendingKey& k : cq.inadmissible)
+    if (NamespaceMatches(s, cq, s.wl(k.id).ns)) back.push_back(k.id);
+  for (WorkloadId id : back) {
+    cq.inadmissible.erase(PendingKeyOf(s, id));
+    WorkloadRecord& w = s.wl(id);
+    w.place = QueuePlace::kActive;
+    cq.heap.insert(PendingKeyOf(s, id));
+  }
+}
+
+/// A flush request for `cq` (§3.8): applies to every ClusterQueue of its cohort tree.
+inline void RequestFlush(ClusterState& s, ClusterQueueId cq_id) {
+  const ClusterQueueState& cq = s.cq(cq_id);
+  if (!cq.exists) return;
+  if (!cq.cohort.valid()) {
+    FlushClusterQueue(s, cq_id);
+    return;
+  }
+  const NodeIndex root = s.tree.Root(cq.node);
+  std::vector<NodeIndex> stack{root};
+  while (!stack.empty()) {
+    const NodeIndex n = stack.back();
+    stack.pop_back();
+    const auto& node = s.tree.node(n);
+    if (node.is_cluster_queue) {
+      FlushClusterQueue(s, ClusterQueueId(node.owner));
+    } else {
+      for (NodeIndex c : node.children) stack.push_back(c);
+    }
+  }
+}
+
+/// Re-examines workloads waiting outside any ClusterQueue (after queues were created or resumed).
+inline void RetryUnqueued(ClusterState& s) {
+  if (s.unqueued.empty()) return;
+  std::vector<WorkloadId> ids;
+  for (uint64_t k : s.unqueued) ids.push_back(WorkloadId(static_cast<uint32_t>(k & 0xffffffffu)));
+  for (WorkloadId id : ids) {
+    std::string why;
+    if (ResolveQueue(s, s.wl(id), &why).valid()) Enqueue(s, id);
+    else s.wl(id).message = std::move(why);
+  }
+}
+
+/// Pops the head of a ClusterQueue's active queue (the sticky preemptor first, §3.2), marking it
+/// inflight. Returns an invalid id when the queue is empty.
+inline WorkloadId PopHead(ClusterState& s, ClusterQueueId cq_id) {
+  ClusterQueueState& cq = s.cq(cq_id);
+  WorkloadId id;
+  if (cq.sticky_preemptor.valid() && s.wl(cq.sticky_preemptor).place == QueuePlace::kActive &&
+      s.wl(cq.sticky_preemptor).queued_in == cq_id) {
+    id = cq.sticky_preemptor;
+  } else {
+    if (cq.heap.empty()) return WorkloadId();
+    id = cq.heap.begin()->id;
+  }
+  cq.heap.erase(PendingKeyOf(s, id));
+  WorkloadRecord& w = s.wl(id);
+  w.place = QueuePlace::kInflight;
+  w.pops = s.cycle;
+  return id;
+}
+
+}  // namespace qm
+
+#endif  // QM_QUEUE_PENDING_QUEUE_H_

@@ -1,0 +1,123 @@
+// The flavor assigner's result in solver terms (ids, not names); qm/model/decisions.h has the
+// API-facing form.
+#ifndef QM_SOLVER_ASSIGNMENT_H_
+#define QM_SOLVER_ASSIGNMENT_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "boost/container/small_vector.hpp"
+#include "qm/core/ids.h"
+#include "qm/model/decisions.h"
+#include "qm/state/workload_record.h"
+
+namespace qm {
+
+/// The flavor assigner's internal ranking (semantics §4.3.6), worst to best.
+enum class Granular : uint8_t { kNoFit, kNoCandidates, kPreempt, kReclaim, kFit };
+
+inline AssignmentMode ApiMode(Granular g) {
+  switch (g) {
+    case Granular::kNoFit: return AssignmentMode::kNoFit;
+    case Granular::kFit: return AssignmentMode::kFit;
+    default: return AssignmentMode::kPreempt;
+  }
+}
+inline const char* GranularName(Granular g) {
+  switch (g) {
+    case Granular::kNoFit: return "NoFit";
+    case Granular::kNoCandidates: return "NoCandidates";
+    case Granular::kPreempt: return "Preempt";
+    case Granular::kReclaim: return "Reclaim";
+    case Granular::kFit: return "Fit";
+  }
+  return "NoFit";
+}
+
+/// NoFit condition reasons by severity (semantics §4.3.9); kNone = not a NoFit.
+enum class NoFitReason : uint8_t { kNone, kTopologyPlacementFailed, kWaitingForQuota, kExceedsMaxQuota, kNoMatchingFlavor };
+inline const char* NoFitReasonName(NoFitReason r) {
+  switch (r) {
+    case NoFitReason::kNoMatchingFlavor: return "NoMatchingFlavor";
+    case NoFitReason::kExceedsMaxQuota: return "ExceedsMaxQuota";
+    case NoFitReason::kWaitingForQuota: return "WaitingForQuota";
+    case NoFitReason::kTopologyPlacementFailed: return "TopologyPlacementFailed";
+    case NoFitReason::kNone: return "";
+  }
+  return "";
+}
+
+/// One resource of one pod set that got a flavor.
+struct ChosenFlavor {
+  ResourceId resource;
+  FlavorId flavor;
+  AssignmentMode mode = AssignmentMode::kFit;
+  int borrow = 0;
+  int tried_index = -1;  ///< last flavor index examined, −1 when the scan reached the end
+};
+
+/// One pod set's assignment.
+struct PodSetResult {
+  uint32_t index = 0;  ///< position in the workload's pod sets
+  int32_t count = 0;
+  ResourceList requests;  ///< totals for `count` pods (plus `pods` when the queue covers it)
+  boost::container::small_vector<ChosenFlavor, 4> flavors;  ///< sorted by resource id
+  std::vector<std::string> reasons;  ///< status reasons; empty = fits
+  NoFitReason status_nofit = NoFitReason::kNone;
+  /// NoFit reasons of the flavors examined that ended NoFit, with the group they belong to.
+  boost::container::small_vector<std::pair<int, NoFitReason>, 4> nofit_attempts;
+  bool any_attempt = false;
+
+  AssignmentMode Mode() const {
+    if (reasons.empty()) return AssignmentMode::kFit;
+    if (flavors.empty()) return AssignmentMode::kNoFit;
+    AssignmentMode m = AssignmentMode::kFit;
+    for (const auto& f : flavors) m = std::min(m, f.mode);
+    return m;
+  }
+  const ChosenFlavor* Find(ResourceId r) const {
+    for (const auto& f : flavors)
+      if (f.resource == r) return &f;
+    return nullptr;
+  }
+};
+
+/// A workload's assignment in one ClusterQueue.
+struct AssignmentResult {
+  std::vector<PodSetResult> pod_sets;
+  int borrow = 0;
+  FrUsage usage;  ///< accumulated total per FR over every chosen flavor
+  NoFitReason nofit_reason = NoFitReason::kNone;
+  std::vector<FlavorAttempt> attempts;  ///< filled only when asked (explain)
+
+  AssignmentMode RepresentativeMode() const {
+    if (pod_sets.empty()) return AssignmentMode::kNoFit;
+    AssignmentMode m = AssignmentMode::kFit;
+    for (const auto& ps : pod_sets) m = std::min(m, ps.Mode());
+    return m;
+  }
+  /// Kueue's assignment message (semantics §8).
+  template <class PodSetName>
+  std::string Message(PodSetName pod_set_name) const {
+    std::string out;
+    for (const auto& ps : pod_sets) {
+      if (ps.reasons.empty()) continue;
+      std::vector<std::string> sorted = ps.reasons;
+      std::sort(sorted.begin(), sorted.end());
+      if (!out.empty()) out += "; ";
+      out += "couldn't assign flavors to pod set ";
+      out += pod_set_name(ps.index);
+      out += ": ";
+      for (size_t i = 0; i < sorted.size(); ++i) {
+        if (i) out += ", ";
+        out += sorted[i];
+      }
+    }
+    return out;
+  }
+};
+
+}  // namespace qm
+
+#endif  // QM_SOLVER_ASSIGNMENT_H_

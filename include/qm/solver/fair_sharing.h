@@ -1,0 +1,352 @@
+// Fair sharing (semantics §6): dominant resource shares, and fair-sharing preemption (§6.5).
+//
+// Shares are read from the quota tree, which keeps every node's borrowed amount per resource up to
+// date as usage changes, so one share costs O(R) for R resources — nothing is recomputed from
+// scratch. A fair preemption search costs O(T + k · (d·R + d·|W|)) for T queues in the cohort tree
+// and k candidates examined.
+#ifndef QM_SOLVER_FAIR_SHARING_H_
+#define QM_SOLVER_FAIR_SHARING_H_
+
+#include <algorithm>
+#include <vector>
+
+#include "qm/solver/preemption.h"
+#include "qm/state/accounting.h"
+#include "qm/state/cluster_state.h"
+#include "qm/state/share.h"
+
+namespace qm {
+
+/// The dominant resource share of a tree node, ties between resources broken by name.
+inline Share NodeShare(const ClusterState& s, NodeIndex n) {
+  return s.tree.DominantShare(n, [&](ResourceId a, ResourceId b) {
+    return s.ResourceName(a) < s.ResourceName(b);
+  });
+}
+
+/// Fair-sharing preemption search (§6.5).
+class FairPreemption {
+ public:
+  explicit FairPreemption(ClusterState& s) : s_(s) {}
+
+  void Find(const PreemptionRequest& req, std::vector<PreemptionTarget>* out) {
+    req_ = &req;
+    p_ = &s_.wl(req.preemptor);
+    cq_ = &s_.cq(req.cq);
+    self_ = cq_->node;
+    queues_.clear();
+    targets_.clear();
+    retry_.clear();
+    Collect();
+    if (queues_.empty()) return;
+    IndexQueues();
+    AddUsage(s_, req.cq, req.usage);  // every share below includes the incoming workload
+    bool fits = RunFirstStrategy();
+    if (!fits && s_.config.fair_sharing.preemption_strategies.size() > 1) fits = RunSecondStrategy();
+    RemoveUsage(s_, req.cq, req.usage);
+    if (fits) {
+      // Fill back (§5.8, borrowing allowed).
+      for (int i = static_cast<int>(targets_.size()) - 2; i >= 0; --i) {
+        UndoRemoval(s_, targets_[i].workload);
+        if (FitsNow()) {
+          targets_[i] = targets_.back();
+          targets_.pop_back();
+        } else {
+          SimulateRemoval(s_, targets_[i].workload);
+        }
+      }
+    }
+    for (const auto& t : targets_) UndoRemoval(s_, t.workload);
+    if (fits) out->insert(out->end(), targets_.begin(), targets_.end());
+  }
+
+ private:
+  // The remaining candidates of one ClusterQueue, in §5.5 order.
+  struct Queue {
+    ClusterQueueId cq;
+    NodeIndex node;
+    std::vector<WorkloadId> candidates;
+    size_t next = 0;
+    bool pruned = false;
+    bool has_next() const { return next < candidates.size(); }
+  };
+
+  bool IsOwn(ClusterQueueId cq) const { return cq == req_->cq; }
+
+  void Collect() {
+    const auto& pol = cq_->spec.preemption;
+    auto eligible = [&](WorkloadId id) {
+      const WorkloadRecord& c = s_.wl(id);
+      if (c.admission->admitted_cycle != 0 && c.admission->admitted_cycle == s_.cycle) return false;
+      if (s_.excluded_candidates.contains(id)) return false;
+      return UsesAnyFr(c.admission->usage, req_->frs);
+    };
+    auto add_queue = [&](ClusterQueueId id, auto allowed) {
+      const ClusterQueueState& q = s_.cq(id);
+      Queue entry{id, q.node, {}, 0, false};
+      for (const CandidateSet* set : {&q.evicting, &q.admitted})
+        for (const CandidateKey& k : *set)
+          if (allowed(s_.wl(k.id)) && eligible(k.id)) entry.candidates.push_back(k.id);
+      if (!entry.candidates.empty()) queues_.push_back(std::move(entry));
+    };
+    if (pol.within_cluster_queue != WithinClusterQueuePolicy::kNever) {
+      add_queue(req_->cq, [&](const WorkloadRecord& c) {
+        switch (pol.within_cluster_queue) {
+          case WithinClusterQueuePolicy::kLowerPriority: return c.priority < p_->priority;
+          case WithinClusterQueuePolicy::kLowerOrNewerEqualPriority:
+            return c.priority < p_->priority || (c.priority == p_->priority && p_->queue_time < c.queue_time);
+          default: return false;
+        }
+      });
+    }
+    if (s_.tree.parent(self_) == kNoNode || pol.reclaim_within_cohort == ReclaimWithinCohortPolicy::kNever) return;
+    // Every other queue of the root tree that borrows on a contested FR.
+    std::vector<NodeIndex> stack{s_.tree.Root(self_)};
+    while (!stack.empty()) {
+      const NodeIndex n = stack.back();
+      stack.pop_back();
+      const auto& node = s_.tree.node(n);
+      if (!node.is_cluster_queue) {
+        for (auto it = node.children.rbegin(); it != node.children.rend(); ++it) stack.push_back(*it);
+        continue;
+      }
+      const ClusterQueueId id(node.owner);
+      if (id == req_->cq || !s_.cq(id).active) continue;
+      bool borrows = false;
+      for (FrId fr : req_->frs) borrows = borrows || s_.tree.Borrows(n, fr);
+      if (!borrows) continue;
+      add_queue(id, [&](const WorkloadRecord& c) {
+        return pol.reclaim_within_cohort == ReclaimWithinCohortPolicy::kAny || c.priority < p_->priority;
+      });
+    }
+  }
+
+  // §5.5 candidateLess between the first remaining candidates of two queues.
+  bool CandidateLess(WorkloadId a, WorkloadId b) const {
+    const WorkloadRecord& wa = s_.wl(a);
+    const WorkloadRecord& wb = s_.wl(b);
+    const bool ea = wa.admission->evicted, eb = wb.admission->evicted;
+    if (ea != eb) return ea;
+    const bool oa = !IsOwn(wa.admission->cluster_queue), ob = !IsOwn(wb.admission->cluster_queue);
+    if (oa != ob) return oa;
+    return CandidateOrder()(CandidateKeyOf(s_, a), CandidateKeyOf(s_, b));
+  }
+
+  bool FitsNow() {
+    RemoveUsage(s_, req_->cq, req_->usage);
+    bool fits = true;
+    for (const auto& [fr, w] : req_->usage)
+      if (w > s_.tree.Available(self_, fr)) fits = false;
+    AddUsage(s_, req_->cq, req_->usage);
+    return fits;
+  }
+
+  // The child of the lowest common ancestor of the preemptor's and `t`'s queues on the way to `x`.
+  NodeIndex AlmostLca(NodeIndex x, NodeIndex other) const {
+    NodeIndex xs[QuotaTree::kMaxDepth], os[QuotaTree::kMaxDepth];
+    int nx = 0, no = 0;
+    for (NodeIndex i = x; i != kNoNode; i = s_.tree.parent(i)) xs[nx++] = i;
+    for (NodeIndex i = other; i != kNoNode; i = s_.tree.parent(i)) os[no++] = i;
+    // Walk down from the root while the paths agree.
+    int i = nx - 1, j = no - 1;
+    while (i > 0 && j > 0 && xs[i - 1] == os[j - 1]) {
+      --i;
+      --j;
+    }
+    return xs[i - 1 >= 0 ? i - 1 : 0];
+  }
+
+  bool IsAncestorOfSelf(NodeIndex n) const {
+    for (NodeIndex i = s_.tree.parent(self_); i != kNoNode; i = s_.tree.parent(i))
+      if (i == n) return true;
+    return false;
+  }
+
+  Queue* FindQueue(NodeIndex n) {
+    auto it = queue_of_node_.find(n);
+    return it == queue_of_node_.end() ? nullptr : &queues_[it->second];
+  }
+
+  void IndexQueues() {
+    queue_of_node_.clear();
+    for (size_t i = 0; i < queues_.size(); ++i) queue_of_node_[queues_[i].node] = i;
+  }
+
+  // §6.5 target ordering: the next queue to take a victim from, or nullptr when exhausted.
+  Queue* NextTarget() {
+    if (s_.tree.parent(self_) == kNoNode) {
+      Queue* own = FindQueue(self_);
+      return own != nullptr && own->has_next() && !own->pruned ? own : nullptr;
+    }
+    const NodeIndex root = s_.tree.Root(self_);
+    for (;;) {
+      if (pruned_cohorts_.contains(root)) return nullptr;
+      NodeIndex c = root;
+      for (;;) {
+        Queue* best_q = nullptr;
+        Share best_q_share;
+        NodeIndex best_cohort = kNoNode;
+        Share best_cohort_share;
+        for (NodeIndex child : s_.tree.node(c).children) {
+          const auto& node = s_.tree.node(child);
+          if (node.is_cluster_queue) {
+            Queue* q = FindQueue(child);
+            if (q == nullptr || q->pruned) continue;
+            if (!q->has_next() || (!s_.tree.BorrowsAny(child) && child != self_)) {
+              q->pruned = true;
+              continue;
+            }
+            const Share sh = NodeShare(s_, child);
+            if (best_q == nullptr) {
+              best_q = q;
+              best_q_share = sh;
+              continue;
+            }
+            const auto cmp = CompareShare(sh, best_q_share);
+            if (cmp > 0 || (cmp == 0 && CandidateLess(q->candidates[q->next], best_q->candidates[best_q->next]))) {
+              best_q = q;
+              best_q_share = sh;
+            }
+          } else {
+            if (pruned_cohorts_.contains(child)) continue;
+            if (!s_.tree.BorrowsAny(child) && !IsAncestorOfSelf(child)) {
+              pruned_cohorts_.insert(child);
+              continue;
+            }
+            const Share sh = NodeShare(s_, child);
+            // Ties: the later-visited cohort wins (children are visited in a fixed order).
+            if (best_cohort == kNoNode || CompareShare(sh, best_cohort_share) >= 0) {
+              best_cohort = child;
+              best_cohort_share = sh;
+            }
+          }
+        }
+        if (best_q == nullptr && best_cohort == kNoNode) {
+          pruned_cohorts_.insert(c);
+          break;  // restart from the root
+        }
+        if (best_cohort != kNoNode && (best_q == nullptr || CompareShare(best_cohort_share, best_q_share) >= 0)) {
+          c = best_cohort;
+          continue;
+        }
+        return best_q;
+      }
+    }
+  }
+
+  void Take(WorkloadId id, PreemptionReason reason) {
+    SimulateRemoval(s_, id);
+    targets_.push_back({id, reason});
+  }
+
+  bool Strategy(size_t index, const Share& p_new, const Share& t_old, const Share& t_new) const {
+    switch (s_.config.fair_sharing.preemption_strategies[index]) {
+      case FairSharingStrategy::kLessThanOrEqualToFinalShare: return CompareShare(p_new, t_new) <= 0;
+      case FairSharingStrategy::kLessThanInitialShare: return CompareShare(p_new, t_old) < 0;
+    }
+    return false;
+  }
+
+  bool RunFirstStrategy() {
+    pruned_cohorts_.clear();
+    bool within_nominal = false;
+    if (s_.config.features.fair_sharing_preempt_within_nominal) {
+      within_nominal = true;
+      for (FrId fr : req_->frs)
+        if (s_.tree.Borrows(self_, fr)) within_nominal = false;
+    }
+    while (Queue* t = NextTarget()) {
+      if (t->cq == req_->cq) {
+        Take(t->candidates[t->next++], PreemptionReason::kInClusterQueue);
+        if (FitsNow()) return true;
+        continue;
+      }
+      if (within_nominal) {
+        Take(t->candidates[t->next++], PreemptionReason::kInCohortReclamation);
+        if (FitsNow()) return true;
+        continue;
+      }
+      const Share p_new = NodeShare(s_, AlmostLca(self_, t->node));
+      const NodeIndex t_top = AlmostLca(t->node, self_);
+      const Share t_old = NodeShare(s_, t_top);
+      if (p_new.is_infinite() && !t_old.is_infinite()) {
+        while (t->has_next()) retry_.push_back(t->candidates[t->next++]);
+        continue;
+      }
+      while (t->has_next()) {
+        const WorkloadId c = t->candidates[t->next++];
+        SimulateRemoval(s_, c);
+        const Share t_new = NodeShare(s_, t_top);
+        UndoRemoval(s_, c);
+        if (Strategy(0, p_new, t_old, t_new)) {
+          Take(c, PreemptionReason::kInCohortFairSharing);
+          if (FitsNow()) return true;
+          break;  // shares moved: choose the target again from the root
+        }
+        retry_.push_back(c);
+      }
+    }
+    return false;
+  }
+
+  bool RunSecondStrategy() {
+    // A fresh ordering over the retry list, on top of the first strategy's removals.
+    std::vector<Queue> retry_queues;
+    for (WorkloadId id : retry_) {
+      const ClusterQueueId cq = s_.wl(id).admission->cluster_queue;
+      auto it = std::find_if(retry_queues.begin(), retry_queues.end(), [&](const Queue& q) { return q.cq == cq; });
+      if (it == retry_queues.end()) {
+        retry_queues.push_back(Queue{cq, s_.cq(cq).node, {}, 0, false});
+        it = retry_queues.end() - 1;
+      }
+      it->candidates.push_back(id);
+    }
+    for (auto& q : retry_queues)
+      std::stable_sort(q.candidates.begin(), q.candidates.end(),
+                       [&](WorkloadId a, WorkloadId b) { return CandidateLess(a, b); });
+    queues_ = std::move(retry_queues);
+    IndexQueues();
+    pruned_cohorts_.clear();
+    while (Queue* t = NextTarget()) {
+      const Share p_new = NodeShare(s_, AlmostLca(self_, t->node));
+      const Share t_old = NodeShare(s_, AlmostLca(t->node, self_));
+      const WorkloadId c = t->candidates[t->next];
+      t->pruned = true;
+      if (Strategy(1, p_new, t_old, t_old)) {
+        Take(c, PreemptionReason::kInCohortFairSharing);
+        if (FitsNow()) return true;
+      }
+    }
+    return false;
+  }
+
+  ClusterState& s_;
+  const PreemptionRequest* req_ = nullptr;
+  const WorkloadRecord* p_ = nullptr;
+  const ClusterQueueState* cq_ = nullptr;
+  NodeIndex self_ = kNoNode;
+  std::vector<Queue> queues_;
+  absl::flat_hash_map<NodeIndex, size_t> queue_of_node_;  // lookup only
+  absl::flat_hash_set<NodeIndex> pruned_cohorts_;          // lookup only
+  std::vector<PreemptionTarget> targets_;
+  std::vector<WorkloadId> retry_;
+};
+
+/// Runs classical or fair-sharing preemption, as the configuration says.
+class Preemptor {
+ public:
+  explicit Preemptor(ClusterState& s) : s_(s), classic_(s), fair_(s) {}
+  void Find(const PreemptionRequest& req, std::vector<PreemptionTarget>* out) {
+    if (s_.config.fair_sharing.enabled) fair_.Find(req, out);
+    else classic_.Find(req, out);
+  }
+
+ private:
+  ClusterState& s_;
+  ClassicPreemption classic_;
+  FairPreemption fair_;
+};
+
+}  // namespace qm
+
+#endif  // QM_SOLVER_FAIR_SHARING_H_

@@ -1,0 +1,443 @@
+// Flavor assignment (semantics §4.3): for each pod set and resource group, the flavor to use and
+// whether it fits now, needs preemption, or cannot fit, with Kueue's messages.
+//
+// Cost for one workload: O(P · G · F · (R_g · d + oracle)) for P pod sets, G resource groups, F
+// flavors per group, R_g resources per group and tree depth d; the preemption oracle runs only for
+// FRs that do not fit now and may be reclaimed or preempted.
+#ifndef QM_SOLVER_FLAVOR_ASSIGNER_H_
+#define QM_SOLVER_FLAVOR_ASSIGNER_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "fmt/format.h"
+#include "qm/core/quantity_text.h"
+#include "qm/solver/assignment.h"
+#include "qm/state/cluster_state.h"
+
+namespace qm {
+
+/// What the assigner asks preemption (semantics §5.10): can `val` of `fr` be made room for in the
+/// workload's queue, and at which borrowing level would it then sit?
+class PreemptionOracle {
+ public:
+  virtual ~PreemptionOracle() = default;
+  virtual std::pair<Granular, int> Simulate(FrId fr, int64_t val) = 0;
+};
+
+/// Flavors pinned by a nomination (semantics §4.7): pod set index → resource → flavor.
+using NominationMap = std::vector<boost::container::small_vector<std::pair<ResourceId, FlavorId>, 4>>;
+
+/// Kubernetes node-selector requirement against a node's labels.
+inline bool MatchesRequirement(const NodeSelectorRequirement& req, const Labels& labels) {
+  const std::string* v = FindLabel(labels, req.key);
+  auto in = [&] {
+    return v != nullptr && std::find(req.values.begin(), req.values.end(), *v) != req.values.end();
+  };
+  auto as_int = [](const std::string& text, int64_t* out) {
+    if (text.empty()) return false;
+    size_t i = (text[0] == '-' || text[0] == '+') ? 1 : 0;
+    if (i == text.size()) return false;
+    int64_t r = 0;
+    for (; i < text.size(); ++i) {
+      if (text[i] < '0' || text[i] > '9') return false;
+      if (__builtin_mul_overflow(r, 10, &r) || __builtin_add_overflow(r, text[i] - '0', &r)) return false;
+    }
+    *out = text[0] == '-' ? -r : r;
+    return true;
+  };
+  switch (req.op) {
+    case NodeSelectorRequirement::Operator::kIn: return in();
+    case NodeSelectorRequirement::Operator::kNotIn: return !in();
+    case NodeSelectorRequirement::Operator::kExists: return v != nullptr;
+    case NodeSelectorRequirement::Operator::kDoesNotExist: return v == nullptr;
+    case NodeSelectorRequirement::Operator::kGt:
+    case NodeSelectorRequirement::Operator::kLt: {
+      int64_t have = 0, want = 0;
+      if (v == nullptr || req.values.size() != 1 || !as_int(*v, &have) || !as_int(req.values[0], &want))
+        return false;
+      return req.op == NodeSelectorRequirement::Operator::kGt ? have > want : have < want;
+    }
+  }
+  return false;
+}
+
+/// Go's `%v` of a corev1.Taint: `{key value NoSchedule <nil>}`.
+inline std::string TaintText(const Taint& t) {
+  return fmt::format("{{{} {} {} <nil>}}", t.key, t.value, TaintEffectName(t.effect));
+}
+
+/// Why flavor `f` cannot host pod set `ps` (taints, node selector / affinity), or "" when it can.
+inline std::string FlavorIneligibility(const ClusterState& s, FlavorId f, const PodSetShape& ps) {
+  const std::string& name = s.FlavorName(f);
+  if (!f.valid() || f.value >= s.flavors.size() || !s.flavors[f.value].exists)
+    return fmt::format("flavor {} not found", name);
+  const ResourceFlavorSpec& flavor = s.flavors[f.value].spec;
+  for (const Taint& taint : flavor.node_taints) {
+    if (taint.effect == TaintEffect::kPreferNoSchedule) continue;
+    bool tolerated = false;
+    for (const Toleration& t : ps.tolerations) tolerated = tolerated || Tolerates(t, taint);
+    for (const Toleration& t : flavor.tolerations) tolerated = tolerated || Tolerates(t, taint);
+    if (!tolerated) return fmt::format("untolerated taint {} in flavor {}", TaintText(taint), name);
+  }
+  // Only the flavor's own label keys are considered (a flavor without labels matches any pod).
+  auto own_key = [&](const std::string& key) { return FindLabel(flavor.node_labels, key) != nullptr; };
+  bool match = true;
+  for (const auto& [k, v] : ps.node_selector) {
+    if (!own_key(k)) continue;
+    const std::string* have = FindLabel(flavor.node_labels, k);
+    if (*have != v) match = false;
+  }
+  if (match && ps.required_node_affinity.has_value()) {
+    bool ignore = false;
+    bool any_term = false;
+    for (const NodeSelectorTerm& term : *ps.required_node_affinity) {
+      bool has_own = false, term_ok = true;
+      for (const NodeSelectorRequirement& req : term.match_expressions) {
+        if (!own_key(req.key)) continue;
+        has_own = true;
+        if (!MatchesRequirement(req, flavor.node_labels)) term_ok = false;
+      }
+      if (!has_own) {  // a term that loses every expression makes the whole affinity irrelevant
+        ignore = true;
+        break;
+      }
+      any_term = any_term || term_ok;
+    }
+    if (!ignore && !ps.required_node_affinity->empty() && !any_term) match = false;
+  }
+  if (!match) return fmt::format("flavor {} doesn't match node affinity", name);
+  return std::string();
+}
+
+/// Computes flavor assignments.
+class FlavorAssigner {
+ public:
+  struct Options {
+    /// Counts per pod set (partial admission); empty = the spec counts.
+    const std::vector<int32_t>* counts = nullptr;
+    /// Where the last scan stopped; null = start every search at the first flavor.
+    const ScanProgress* scan = nullptr;
+    /// Restrict each pod set / resource to the nominated flavor (§4.7 recompute).
+    const NominationMap* nomination = nullptr;
+    /// Fill `AssignmentResult::attempts` with every flavor examined and its numbers.
+    bool record_attempts = false;
+  };
+
+  FlavorAssigner(ClusterState& s, PreemptionOracle* oracle) : s_(s), oracle_(oracle) {}
+
+  void Assign(WorkloadId wl, ClusterQueueId cq_id, const Options& opt, AssignmentResult* out) {
+    *out = AssignmentResult();
+    w_ = &s_.wl(wl);
+    cq_ = &s_.cq(cq_id);
+    opt_ = &opt;
+    out_ = out;
+    const WorkloadShape& shape = s_.shapes[w_->shape];
+    const ResourceId pods = s_.catalog.FindResource("pods");
+    for (uint32_t i = 0; i < shape.pod_sets.size(); ++i) {
+      const PodSetShape& ps = shape.pod_sets[i];
+      PodSetResult& r = out->pod_sets.emplace_back();
+      r.index = i;
+      r.count = opt.counts ? (*opt.counts)[i] : ps.count;
+      for (const auto& [res, per_pod] : ps.per_pod) r.requests.emplace_back(res, MulAmount(per_pod, r.count));
+      if (cq_->covers_pods) SetAmount(&r.requests, pods, r.count);
+      const bool failed = AssignPodSet(ps, &r);
+      for (const ChosenFlavor& c : r.flavors) {
+        out->borrow = std::max(out->borrow, c.borrow);
+        const FrId fr = s_.catalog.FindFr(c.flavor, c.resource);
+        AddTo(&out->usage, fr, AmountOf(r.requests, c.resource));
+      }
+      if (failed) break;
+    }
+    if (out->RepresentativeMode() == AssignmentMode::kNoFit) ResolveNoFitReason();
+  }
+
+ private:
+  struct Mode {
+    Granular g = Granular::kFit;
+    int level = 0;
+  };
+
+  static int64_t AmountOf(const ResourceList& list, ResourceId r) {
+    for (const auto& [res, v] : list)
+      if (res == r) return v;
+    return 0;
+  }
+  static void SetAmount(ResourceList* list, ResourceId r, int64_t v) {
+    for (auto& [res, old] : *list)
+      if (res == r) {
+        old = v;
+        return;
+      }
+    list->insert(std::lower_bound(list->begin(), list->end(), std::make_pair(r, int64_t{0}),
+                                  [](const auto& a, const auto& b) { return a.first < b.first; }),
+                 std::make_pair(r, v));
+  }
+  static int64_t UsageOf(const FrUsage& u, FrId fr) {
+    for (const auto& [f, v] : u)
+      if (f == fr) return v;
+    return 0;
+  }
+  static void AddTo(FrUsage* u, FrId fr, int64_t v) {
+    for (auto& [f, old] : *u)
+      if (f == fr) {
+        old = AddAmount(old, v);
+        return;
+      }
+    u->insert(std::lower_bound(u->begin(), u->end(), std::make_pair(fr, int64_t{0}),
+                               [](const auto& a, const auto& b) { return a.first < b.first; }),
+              std::make_pair(fr, v));
+  }
+
+  // §4.3.6: is `a` better than `b` under the queue's fungibility preference?
+  bool IsPreferred(const Mode& a, const Mode& b) const {
+    if (a.g == Granular::kNoFit) return false;
+    if (b.g == Granular::kNoFit) return true;
+    const bool a_nc = a.g == Granular::kNoCandidates, b_nc = b.g == Granular::kNoCandidates;
+    if (a_nc != b_nc) return !a_nc;
+    const auto& pref = cq_->spec.flavor_fungibility.preference;
+    if (pref.has_value() && *pref == FungibilityPreference::kPreemptionOverBorrowing) {
+      if (a.level != b.level) return a.level < b.level;
+      return a.g > b.g;
+    }
+    if (a.g != b.g) return a.g > b.g;
+    return a.level < b.level;
+  }
+
+  bool ShouldTryNext(const Mode& m) const {
+    if (m.g == Granular::kNoFit || m.g == Granular::kNoCandidates) return true;
+    const auto& f = cq_->spec.flavor_fungibility;
+    if ((m.g == Granular::kPreempt || m.g == Granular::kReclaim) &&
+        f.when_can_preempt == FungibilityPolicy::kTryNextFlavor)
+      return true;
+    if (m.level > 0 && f.when_can_borrow == FungibilityPolicy::kTryNextFlavor) return true;
+    return false;
+  }
+
+  bool CanPreemptWhileBorrowing() const {
+    const auto& p = cq_->spec.preemption;
+    return p.borrow_within_cohort.policy != BorrowWithinCohortPolicy::kNever ||
+           (s_.config.fair_sharing.enabled && p.reclaim_within_cohort != ReclaimWithinCohortPolicy::kNever);
+  }
+
+  // §4.3.5 for one FR.
+  Mode FitsResourceQuota(FrId fr, int64_t assumed, int64_t request, std::string* msg, NoFitReason* nofit,
+                         FlavorAttempt::ResourceCheck* check) {
+    const ResourceId r = s_.catalog.FrResource(fr);
+    const std::string& rname = s_.ResourceName(r);
+    const FlavorId f = s_.catalog.FrFlavor(fr);
+    const int64_t available = s_.tree.Available(cq_->node, fr);
+    const int64_t max_capacity = s_.tree.PotentialAvailable(cq_->node, fr);
+    const int64_t val = AddAmount(assumed, request);
+    const int64_t nominal = s_.tree.quota(cq_->node, fr).nominal;
+    if (check) {
+      check->resource = rname;
+      check->requested = val;
+      check->available = available;
+      check->nominal = nominal;
+      check->potential = max_capacity;
+    }
+    if (val > max_capacity) {
+      *msg = fmt::format(
+          "insufficient quota for {} in flavor {}, previously considered podsets requests ({}) + "
+          "current podset request ({}) > maximum capacity ({})",
+          rname, s_.FlavorName(f), FormatLimit(rname, assumed), FormatAmount(rname, request),
+          FormatLimit(rname, max_capacity));
+      *nofit = NoFitReason::kExceedsMaxQuota;
+      return {Granular::kNoFit, 0};
+    }
+    const BorrowLevel bl = s_.tree.BorrowingLevel(cq_->node, fr, val);
+    if (check) check->borrow_level = bl.level;
+    if (val <= available) return {Granular::kFit, bl.level};
+    *msg = fmt::format("insufficient unused quota for {} in flavor {}, {} more needed", rname,
+                       s_.FlavorName(f), FormatLimit(rname, SubAmount(val, available)));
+    if (nominal >= val || bl.may_reclaim || CanPreemptWhileBorrowing()) {
+      auto [g, level] = oracle_->Simulate(fr, val);
+      *nofit = g == Granular::kNoFit ? NoFitReason::kWaitingForQuota : NoFitReason::kNone;
+      return {g, level};
+    }
+    *nofit = NoFitReason::kWaitingForQuota;
+    return {Granular::kNoFit, bl.level};
+  }
+
+  // Resources of the pod set in Kueue's iteration order (FNV-1a hash of the name, then name).
+  void OrderedResources(const ResourceList& requests, std::vector<std::pair<ResourceId, int64_t>>* out) const {
+    out->assign(requests.begin(), requests.end());
+    std::sort(out->begin(), out->end(), [&](const auto& a, const auto& b) {
+      const uint64_t ha = s_.catalog.ResourceHash(a.first), hb = s_.catalog.ResourceHash(b.first);
+      if (ha != hb) return ha < hb;
+      return s_.ResourceName(a.first) < s_.ResourceName(b.first);
+    });
+  }
+
+  // §4.3.2 for one pod set. Returns true when the pod set failed (no later pod set is evaluated).
+  bool AssignPodSet(const PodSetShape& ps, PodSetResult* r) {
+    std::vector<std::pair<ResourceId, int64_t>> ordered;
+    OrderedResources(r->requests, &ordered);
+    for (const auto& [res, qty] : ordered) {
+      const int g = cq_->FindGroup(res);
+      if (g < 0) {
+        if (qty == 0) continue;
+        r->flavors.clear();
+        r->reasons.assign(1, fmt::format("resource {} unavailable in ClusterQueue", s_.ResourceName(res)));
+        r->status_nofit = NoFitReason::kNoMatchingFlavor;
+        return true;
+      }
+      if (r->Find(res) != nullptr) continue;
+      std::vector<std::string> reasons;
+      const size_t before = r->flavors.size();
+      FindFlavorForGroup(ps, r, res, g, &reasons);
+      if (r->flavors.size() == before) {
+        r->flavors.clear();
+        r->reasons = std::move(reasons);
+        return true;
+      }
+      for (auto& m : reasons) r->reasons.push_back(std::move(m));
+    }
+    return false;
+  }
+
+  // §4.3.3–4.3.6: chooses one flavor of group `g` for every requested resource of the group.
+  void FindFlavorForGroup(const PodSetShape& ps, PodSetResult* r, ResourceId res, int g,
+                          std::vector<std::string>* reasons) {
+    const CqResourceGroup& group = cq_->groups[g];
+    // The pod set's requests that this group covers, in covered order, with their FR index.
+    boost::container::small_vector<std::pair<size_t, int64_t>, 4> reqs;
+    for (size_t k = 0; k < group.covered.size(); ++k)
+      for (const auto& [rr, q] : r->requests)
+        if (rr == group.covered[k]) reqs.emplace_back(k, q);
+
+    boost::container::small_vector<ChosenFlavor, 4> best, current;
+    Mode best_mode{Granular::kNoFit, std::numeric_limits<int>::max()};
+    bool have_best = false;
+    int attempted = -1;
+    const int n = static_cast<int>(group.flavors.size());
+    int start = opt_->scan ? opt_->scan->NextFlavor(r->index, res) : 0;
+    const bool fungibility = s_.config.features.flavor_fungibility;
+    for (int idx = start; idx < n; ++idx) {
+      attempted = idx;
+      const CqFlavor& f = group.flavors[idx];
+      if (opt_->nomination != nullptr && !Nominated(r->index, res, f.flavor)) {
+        reasons->push_back(fmt::format("skipping flavor {} as it is not found in the nomination mapping for resource {}",
+                                       s_.FlavorName(f.flavor), s_.ResourceName(res)));
+        continue;
+      }
+      r->any_attempt = true;
+      FlavorAttempt* attempt = nullptr;
+      if (opt_->record_attempts) {
+        attempt = &out_->attempts.emplace_back();
+        attempt->pod_set = ps.name;
+        attempt->flavor = s_.FlavorName(f.flavor);
+      }
+      if (std::string why = FlavorIneligibility(s_, f.flavor, ps); !why.empty()) {
+        if (attempt) {
+          attempt->verdict = "NoFit";
+          attempt->reasons.push_back(why);
+        }
+        reasons->push_back(std::move(why));
+        r->nofit_attempts.emplace_back(g, NoFitReason::kNoMatchingFlavor);
+        continue;
+      }
+      Mode rep{Granular::kFit, 0};
+      NoFitReason flavor_nofit = NoFitReason::kNone;
+      current.clear();
+      for (const auto& [k, qty] : reqs) {
+        const FrId fr = f.frs[k];
+        std::string msg;
+        NoFitReason nofit = NoFitReason::kNone;
+        FlavorAttempt::ResourceCheck* check = attempt ? &attempt->checks.emplace_back() : nullptr;
+        const Mode m = FitsResourceQuota(fr, UsageOf(out_->usage, fr), qty, &msg, &nofit, check);
+        if (!msg.empty()) {
+          if (attempt) attempt->reasons.push_back(msg);
+          reasons->push_back(std::move(msg));
+          flavor_nofit = std::max(flavor_nofit, nofit);
+        }
+        if (IsPreferred(rep, m)) rep = m;
+        if (rep.g == Granular::kNoFit) continue;
+        current.push_back(ChosenFlavor{group.covered[k], f.flavor, ApiMode(m.g), m.level, -1});
+      }
+      if (attempt) attempt->verdict = GranularName(rep.g);
+      if (rep.g == Granular::kNoFit) r->nofit_attempts.emplace_back(g, flavor_nofit);
+      if (fungibility) {
+        if (!ShouldTryNext(rep)) {
+          best = current;
+          best_mode = rep;
+          have_best = true;
+          break;
+        }
+        if (IsPreferred(rep, best_mode)) {
+          best = current;
+          best_mode = rep;
+          have_best = true;
+        }
+      } else if (rep.g > best_mode.g) {
+        best = current;
+        best_mode = rep;
+        have_best = true;
+        if (rep.g == Granular::kFit) break;
+      }
+    }
+    if (!have_best) return;
+    const int tried = fungibility ? (attempted == n - 1 ? -1 : attempted) : 0;
+    for (ChosenFlavor& c : best) {
+      c.tried_index = tried;
+      r->flavors.insert(std::lower_bound(r->flavors.begin(), r->flavors.end(), c,
+                                         [](const ChosenFlavor& a, const ChosenFlavor& b) { return a.resource < b.resource; }),
+                        c);
+    }
+    if (opt_->record_attempts) {
+      for (auto it = out_->attempts.rbegin(); it != out_->attempts.rend(); ++it)
+        if (it->pod_set == ps.name && !best.empty() && it->flavor == s_.FlavorName(best.front().flavor)) {
+          it->chosen = true;
+          break;
+        }
+    }
+    if (best_mode.g == Granular::kFit) reasons->clear();
+  }
+
+  bool Nominated(uint32_t ps, ResourceId res, FlavorId f) const {
+    const auto& m = *opt_->nomination;
+    if (ps >= m.size()) return false;
+    for (const auto& [r, fl] : m[ps])
+      if (r == res) return fl == f;
+    return false;
+  }
+
+  // §4.3.9.
+  void ResolveNoFitReason() {
+    NoFitReason overall = NoFitReason::kNone;
+    for (const PodSetResult& ps : out_->pod_sets) {
+      if (ps.Mode() != AssignmentMode::kNoFit) continue;
+      if (!ps.any_attempt) {
+        overall = std::max(overall, NoFitReason::kNoMatchingFlavor);
+        continue;
+      }
+      NoFitReason ps_reason = ps.status_nofit;
+      // Least severe per group, then most severe across groups.
+      boost::container::small_vector<std::pair<int, NoFitReason>, 4> group_min;
+      for (const auto& [g, reason] : ps.nofit_attempts) {
+        auto it = std::find_if(group_min.begin(), group_min.end(), [&](const auto& e) { return e.first == g; });
+        if (it == group_min.end()) group_min.emplace_back(g, reason);
+        else it->second = std::min(it->second, reason);
+      }
+      for (const auto& [g, reason] : group_min) ps_reason = std::max(ps_reason, reason);
+      overall = std::max(overall, ps_reason);
+    }
+    out_->nofit_reason = overall;
+  }
+
+  ClusterState& s_;
+  PreemptionOracle* oracle_;
+  const WorkloadRecord* w_ = nullptr;
+  const ClusterQueueState* cq_ = nullptr;
+  const Options* opt_ = nullptr;
+  AssignmentResult* out_ = nullptr;
+};
+
+}  // namespace qm
+
+#endif  // QM_SOLVER_FLAVOR_ASSIGNER_H_

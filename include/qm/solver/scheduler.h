@@ -1,0 +1,659 @@
+// One scheduling cycle (semantics §4): take a head from every active ClusterQueue, nominate each
+// (flavor assignment + preemption targets), order the entries (classical §4.5 or the fair-sharing
+// tournament §6.4), process them one by one against the live state, then requeue the rest.
+//
+// No copy of the state is made: admissions are applied to the live quota tree, "over-counting"
+// (the usage of a workload waiting for its preemptions, capacity reserved for a blocked head) is
+// applied tentatively and undone at the end of the cycle, and every simulation undoes itself.
+//
+// Cost of one cycle with Q active ClusterQueues (heads H ≤ Q), tree depth d, P pod sets, G groups
+// and F flavors per group:
+//   heads ........................ O(Q + H log n)        (n pending per queue)
+//   nomination ................... O(H · P·G·F·R·d) plus the preemption searches that are needed
+//                                  (see preemption.h / fair_sharing.h)
+//   ordering ..................... classical O(H log H); fair sharing O(H_T² · d·(R+|W|)) per
+//                                  cohort tree with H_T heads
+//   processing ................... O(H · (|P ∪ T|·|W|·d))
+//   requeue ...................... O(H log n), plus O(n) for an equivalence-class bulk parking
+// The cost does not depend on how many workloads hold quota.
+#ifndef QM_SOLVER_SCHEDULER_H_
+#define QM_SOLVER_SCHEDULER_H_
+
+#include <algorithm>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "fmt/format.h"
+#include "qm/model/decisions.h"
+#include "qm/queue/pending_queue.h"
+#include "qm/solver/assignment.h"
+#include "qm/solver/fair_sharing.h"
+#include "qm/solver/flavor_assigner.h"
+#include "qm/solver/preemption.h"
+#include "qm/state/accounting.h"
+#include "qm/state/cluster_state.h"
+
+namespace qm {
+
+/// The preemption oracle of §5.10: a full preemption search for one FR.
+class SearchOracle final : public PreemptionOracle {
+ public:
+  SearchOracle(ClusterState& s, Preemptor& p) : s_(s), preemptor_(p) {}
+  void Bind(WorkloadId wl, ClusterQueueId cq) {
+    wl_ = wl;
+    cq_ = cq;
+  }
+  std::pair<Granular, int> Simulate(FrId fr, int64_t val) override {
+    PreemptionRequest req;
+    req.preemptor = wl_;
+    req.cq = cq_;
+    req.frs.push_back(fr);
+    req.usage.emplace_back(fr, val);
+    targets_.clear();
+    preemptor_.Find(req, &targets_);
+    const NodeIndex node = s_.cq(cq_).node;
+    if (targets_.empty()) return {Granular::kNoCandidates, s_.tree.BorrowingLevel(node, fr, val).level};
+    for (const auto& t : targets_) SimulateRemoval(s_, t.workload);
+    const int level = s_.tree.BorrowingLevel(node, fr, val).level;
+    for (const auto& t : targets_) UndoRemoval(s_, t.workload);
+    for (const auto& t : targets_)
+      if (s_.wl(t.workload).admission->cluster_queue == cq_) return {Granular::kPreempt, level};
+    return {Granular::kReclaim, level};
+  }
+
+ private:
+  ClusterState& s_;
+  Preemptor& preemptor_;
+  WorkloadId wl_;
+  ClusterQueueId cq_;
+  std::vector<PreemptionTarget> targets_;
+};
+
+class Scheduler {
+ public:
+  explicit Scheduler(ClusterState& s) : s_(s), preemptor_(s), oracle_(s, preemptor_), assigner_(s, &oracle_) {}
+
+  /// Runs one cycle; the result is valid until the next call.
+  const CycleResult& Cycle() {
+    ++s_.cycle;
+    result_.decisions.clear();
+    result_.admitted = result_.preempted = result_.pending = 0;
+    result_.cycle = s_.cycle;
+    CollectHeads();
+    for (Entry& e : entries_) Nominate(e);
+    victims_.clear();
+    victim_set_.clear();
+    if (s_.config.fair_sharing.enabled) {
+      remaining_.assign(entries_.size(), true);
+      for (size_t n = 0; n < entries_.size(); ++n) Process(entries_[NextFair()]);
+    } else {
+      std::vector<size_t> order(entries_.size());
+      for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+      std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return ClassicalLess(entries_[a], entries_[b]); });
+      for (size_t i : order) Process(entries_[i]);
+    }
+    for (const auto& [cq, usage] : tentative_) RemoveUsage(s_, cq, usage);
+    tentative_.clear();
+    for (Entry& e : entries_)
+      if (!e.admitted) Requeue(e);
+    return result_;
+  }
+
+  /// The assignment the assigner would compute now for `wl` in `cq` (scan from the first flavor).
+  void AssignForQuery(WorkloadId wl, ClusterQueueId cq, bool record_attempts, AssignmentResult* out) {
+    FlavorAssigner::Options opt;
+    opt.record_attempts = record_attempts;
+    oracle_.Bind(wl, cq);
+    assigner_.Assign(wl, cq, opt, out);
+  }
+
+  /// Preemption targets for an explicit request.
+  void TargetsForQuery(const PreemptionRequest& req, std::vector<PreemptionTarget>* out) {
+    preemptor_.Find(req, out);
+  }
+
+  /// Targets for a computed assignment (FRs with mode Preempt).
+  void TargetsForAssignment(WorkloadId wl, ClusterQueueId cq, const AssignmentResult& a,
+                            std::vector<PreemptionTarget>* out) {
+    preemptor_.Find(RequestFor(wl, cq, a), out);
+  }
+
+ private:
+  struct Entry {
+    WorkloadId wl;
+    ClusterQueueId cq;
+    uint32_t rank = 0;  ///< position of the queue in name order (deterministic tie-break)
+    bool inadmissible = false;
+    RequeueReason requeue = RequeueReason::kGeneric;
+    AssignmentResult assignment;
+    std::vector<int32_t> counts;  ///< partial admission counts (empty = spec counts)
+    std::vector<PreemptionTarget> targets;
+    bool deferred_fit = false;
+    bool admitted = false;
+  };
+
+  void CollectHeads() {
+    entries_.clear();
+    for (uint32_t rank = 0; rank < s_.cqs_by_name.size(); ++rank) {
+      const ClusterQueueId id = s_.cqs_by_name[rank];
+      const ClusterQueueState& cq = s_.cq(id);
+      if (!cq.active || (cq.heap.empty() && !cq.sticky_preemptor.valid())) continue;
+      const WorkloadId head = PopHead(s_, id);
+      if (!head.valid()) continue;
+      Entry& e = entries_.emplace_back();
+      e.wl = head;
+      e.cq = id;
+      e.rank = rank;
+    }
+  }
+
+  PreemptionRequest RequestForEntry(const Entry& e, const AssignmentResult& a) const {
+    return RequestFor(e.wl, e.cq, a);
+  }
+
+  // §4.4: FRs = every chosen (flavor, resource) with mode Preempt; W = the assignment's usage.
+  PreemptionRequest RequestFor(WorkloadId wl, ClusterQueueId cq, const AssignmentResult& a) const {
+    PreemptionRequest req;
+    req.preemptor = wl;
+    req.cq = cq;
+    req.usage = a.usage;
+    for (const PodSetResult& ps : a.pod_sets)
+      for (const ChosenFlavor& c : ps.flavors)
+        if (c.mode == AssignmentMode::kPreempt) {
+          const FrId fr = s_.catalog.FindFr(c.flavor, c.resource);
+          auto it = std::lower_bound(req.frs.begin(), req.frs.end(), fr);
+          if (it == req.frs.end() || *it != fr) req.frs.insert(it, fr);
+        }
+    return req;
+  }
+
+  bool ScanOutdated(const ScanProgress& sp, const WorkloadRecord& w, const ClusterQueueState& cq) const {
+    if (s_.config.features.flavor_fungibility_preserve_scan_progress) {
+      if (sp.equivalence != EquivalenceKey(s_, w)) return true;
+      return sp.cycle + 1 < s_.cycle && cq.generation > sp.generation;
+    }
+    return cq.generation > sp.generation;
+  }
+
+  void SetPending(WorkloadId id, const char* reason, std::string message) {
+    WorkloadRecord& w = s_.wl(id);
+    w.reason = reason;
+    w.message = std::move(message);
+  }
+
+  // §4.2 + §4.4 + §7.
+  void Nominate(Entry& e) {
+    WorkloadRecord& w = s_.wl(e.wl);
+    const ClusterQueueState& cq = s_.cq(e.cq);
+    if (!cq.active) {
+      e.inadmissible = true;
+      SetPending(e.wl, reason::kSuspended, fmt::format("ClusterQueue {} is inactive", cq.name));
+      return;
+    }
+    const std::string& ns = s_.namespaces_names.Name(w.ns);
+    if (!s_.namespaces[w.ns.value].exists) {
+      e.inadmissible = true;
+      SetPending(e.wl, reason::kMisconfigured,
+                 fmt::format("workload namespace \"{}\" does not exist: namespaces \"{}\" not found", ns, ns));
+      return;
+    }
+    if (!NamespaceMatches(s_, cq, w.ns)) {
+      e.inadmissible = true;
+      e.requeue = RequeueReason::kNamespaceMismatch;
+      SetPending(e.wl, reason::kMisconfigured, "workload namespace doesn't match ClusterQueue selector");
+      return;
+    }
+    if (w.scan && ScanOutdated(*w.scan, w, cq)) w.scan.reset();
+    FlavorAssigner::Options opt;
+    opt.scan = w.scan.get();
+    oracle_.Bind(e.wl, e.cq);
+    assigner_.Assign(e.wl, e.cq, opt, &e.assignment);
+    e.counts.clear();
+    e.targets.clear();
+    AssignmentMode mode = e.assignment.RepresentativeMode();
+    if (mode == AssignmentMode::kPreempt) preemptor_.Find(RequestForEntry(e, e.assignment), &e.targets);
+    if (mode != AssignmentMode::kFit && e.targets.empty()) TryPartialAdmission(e, opt);
+    RecordScan(e);
+  }
+
+  // §7: the largest counts (≥ minCount) that fit, by binary search on the reduction step.
+  void TryPartialAdmission(Entry& e, const FlavorAssigner::Options& base) {
+    if (!s_.config.features.partial_admission) return;
+    const WorkloadShape& shape = s_.shape(s_.wl(e.wl));
+    std::vector<int64_t> delta(shape.pod_sets.size());
+    int64_t total = 0;
+    for (size_t i = 0; i < shape.pod_sets.size(); ++i) {
+      const PodSetShape& ps = shape.pod_sets[i];
+      delta[i] = ps.min_count > 0 && ps.min_count < ps.count ? ps.count - ps.min_count : 0;
+      total += delta[i];
+    }
+    if (total == 0) return;
+    struct Probe {
+      AssignmentResult a;
+      std::vector<PreemptionTarget> t;
+      std::vector<int32_t> counts;
+    };
+    std::unique_ptr<Probe> best;
+    auto acceptable = [&](int64_t k, Probe* p) {
+      p->counts.resize(shape.pod_sets.size());
+      for (size_t i = 0; i < shape.pod_sets.size(); ++i)
+        p->counts[i] = static_cast<int32_t>(shape.pod_sets[i].count - (delta[i] * k) / total);
+      FlavorAssigner::Options opt = base;
+      opt.counts = &p->counts;
+      assigner_.Assign(e.wl, e.cq, opt, &p->a);
+      const AssignmentMode m = p->a.RepresentativeMode();
+      p->t.clear();
+      if (m == AssignmentMode::kPreempt) preemptor_.Find(RequestForEntry(e, p->a), &p->t);
+      return m == AssignmentMode::kFit || (m == AssignmentMode::kPreempt && !p->t.empty());
+    };
+    // Smallest k in [1, total] that is acceptable, assuming acceptability grows with k.
+    int64_t lo = 1, hi = total + 1;
+    while (lo < hi) {
+      const int64_t mid = lo + (hi - lo) / 2;
+      auto probe = std::make_unique<Probe>();
+      if (acceptable(mid, probe.get())) {
+        hi = mid;
+        best = std::move(probe);
+      } else {
+        lo = mid + 1;
+      }
+    }
+    if (!best) return;
+    e.assignment = std::move(best->a);
+    e.targets = std::move(best->t);
+    e.counts = std::move(best->counts);
+  }
+
+  void RecordScan(Entry& e) {
+    WorkloadRecord& w = s_.wl(e.wl);
+    if (!w.scan) w.scan = std::make_unique<ScanProgress>();
+    ScanProgress& sp = *w.scan;
+    sp.last_tried.assign(e.assignment.pod_sets.size(), {});
+    for (size_t i = 0; i < e.assignment.pod_sets.size(); ++i)
+      for (const ChosenFlavor& c : e.assignment.pod_sets[i].flavors)
+        sp.last_tried[i].emplace_back(c.resource, c.tried_index);
+    sp.generation = s_.cq(e.cq).generation;
+    sp.cycle = s_.cycle;
+    sp.equivalence = EquivalenceKey(s_, w);
+  }
+
+  // §4.5: lower borrowing level, then higher priority, then earlier queue-order timestamp; then
+  // (our tie-break, as Kueue leaves it to chance) the queue's name.
+  bool ClassicalLess(const Entry& a, const Entry& b) const {
+    const WorkloadRecord& wa = s_.wl(a.wl);
+    const WorkloadRecord& wb = s_.wl(b.wl);
+    if (s_.config.features.prioritize_preemptor_workloads) {
+      const bool pa = s_.cq(a.cq).sticky_preemptor == a.wl, pb = s_.cq(b.cq).sticky_preemptor == b.wl;
+      if (pa != pb) return pa;
+    }
+    if (a.assignment.borrow != b.assignment.borrow) return a.assignment.borrow < b.assignment.borrow;
+    if (s_.config.features.priority_sorting_within_cohort && wa.priority != wb.priority)
+      return wa.priority > wb.priority;
+    if (wa.queue_time != wb.queue_time) return wa.queue_time < wb.queue_time;
+    return a.rank < b.rank;
+  }
+
+  // ---- Fair-sharing tournament (§6.4) -------------------------------------------------------
+
+  struct LevelView {
+    Share share;
+    bool borrowing = false;  ///< the node below the cohort borrows on an FR the entry requests
+  };
+
+  // Picks the next entry to process under fair sharing; marks it taken.
+  size_t NextFair() {
+    size_t first = 0;
+    while (!remaining_[first]) ++first;
+    const ClusterQueueState& cq = s_.cq(entries_[first].cq);
+    if (s_.tree.parent(cq.node) == kNoNode) {
+      remaining_[first] = false;
+      return first;
+    }
+    const NodeIndex root = s_.tree.Root(cq.node);
+    // Views of every remaining entry of this tree, at each depth of its path.
+    views_.assign(entries_.size(), {});
+    for (size_t i = 0; i < entries_.size(); ++i) {
+      if (!remaining_[i]) continue;
+      const Entry& e = entries_[i];
+      const NodeIndex node = s_.cq(e.cq).node;
+      if (s_.tree.Root(node) != root) continue;
+      AddUsage(s_, e.cq, e.assignment.usage);
+      for (NodeIndex n = node; s_.tree.parent(n) != kNoNode; n = s_.tree.parent(n)) {
+        LevelView v;
+        v.share = NodeShare(s_, n);
+        for (const auto& [fr, amount] : e.assignment.usage)
+          if (amount > 0 && s_.tree.Borrows(n, fr)) v.borrowing = true;
+        views_[i].push_back({n, v});
+      }
+      RemoveUsage(s_, e.cq, e.assignment.usage);
+    }
+    const size_t winner = Tournament(root);
+    remaining_[winner] = false;
+    return winner;
+  }
+
+  // The view of entry `i` at cohort `c`: that of the child of `c` on the entry's path.
+  const LevelView& ViewAt(size_t i, NodeIndex c) const {
+    for (const auto& [n, v] : views_[i])
+      if (s_.tree.parent(n) == c) return v;
+    return views_[i].back().second;
+  }
+
+  bool FairLess(size_t a, size_t b, NodeIndex c) const {
+    const Entry& ea = entries_[a];
+    const Entry& eb = entries_[b];
+    if (s_.config.features.prioritize_preemptor_workloads) {
+      const bool pa = s_.cq(ea.cq).sticky_preemptor == ea.wl, pb = s_.cq(eb.cq).sticky_preemptor == eb.wl;
+      if (pa != pb) return pa;
+    }
+    const LevelView& va = ViewAt(a, c);
+    const LevelView& vb = ViewAt(b, c);
+    if (s_.config.features.fair_sharing_prioritize_non_borrowing && va.borrowing != vb.borrowing)
+      return !va.borrowing;
+    if (auto cmp = CompareShare(va.share, vb.share); cmp != 0) return cmp < 0;
+    const WorkloadRecord& wa = s_.wl(ea.wl);
+    const WorkloadRecord& wb = s_.wl(eb.wl);
+    if (s_.config.features.priority_sorting_within_cohort && wa.priority != wb.priority)
+      return wa.priority > wb.priority;
+    if (wa.queue_time != wb.queue_time) return wa.queue_time < wb.queue_time;
+    return ea.rank < eb.rank;
+  }
+
+  // Winner of the subtree rooted at cohort `c`, or SIZE_MAX when it has no remaining entry.
+  size_t Tournament(NodeIndex c) {
+    size_t best = SIZE_MAX;
+    for (NodeIndex child : s_.tree.node(c).children) {
+      const auto& node = s_.tree.node(child);
+      size_t candidate = SIZE_MAX;
+      if (node.is_cluster_queue) {
+        for (size_t i = 0; i < entries_.size(); ++i)
+          if (remaining_[i] && s_.cq(entries_[i].cq).node == child) candidate = i;
+      } else {
+        candidate = Tournament(child);
+      }
+      if (candidate == SIZE_MAX) continue;
+      if (best == SIZE_MAX || FairLess(candidate, best, c)) best = candidate;
+    }
+    return best;
+  }
+
+  // ---- Processing (§4.6) ---------------------------------------------------------------------
+
+  bool Fits(const Entry& e) {
+    seen_.clear();
+    removed_.clear();
+    auto remove = [&](WorkloadId id) {
+      if (!seen_.insert(id).second) return;
+      SimulateRemoval(s_, id);
+      removed_.push_back(id);
+    };
+    for (WorkloadId id : victims_) remove(id);
+    for (const auto& t : e.targets) remove(t.workload);
+    bool fits = true;
+    const NodeIndex node = s_.cq(e.cq).node;
+    for (const auto& [fr, v] : e.assignment.usage)
+      if (v > s_.tree.Available(node, fr)) fits = false;
+    for (WorkloadId id : removed_) UndoRemoval(s_, id);
+    return fits;
+  }
+
+  bool Overlaps(const Entry& e) const {
+    for (const auto& t : e.targets)
+      if (victim_set_.contains(t.workload)) return true;
+    return false;
+  }
+
+  // §4.7: recompute the assignment with the earlier victims gone, pinned to the nominated flavors.
+  void RecomputeForOverlap(Entry& e) {
+    NominationMap pin(e.assignment.pod_sets.size());
+    for (size_t i = 0; i < e.assignment.pod_sets.size(); ++i)
+      for (const ChosenFlavor& c : e.assignment.pod_sets[i].flavors) pin[i].emplace_back(c.resource, c.flavor);
+    for (WorkloadId id : victims_) {
+      SimulateRemoval(s_, id);
+      s_.excluded_candidates.insert(id);
+    }
+    FlavorAssigner::Options opt;
+    opt.nomination = &pin;
+    if (!e.counts.empty()) opt.counts = &e.counts;
+    AssignmentResult fresh;
+    oracle_.Bind(e.wl, e.cq);
+    assigner_.Assign(e.wl, e.cq, opt, &fresh);
+    std::vector<PreemptionTarget> targets;
+    const AssignmentMode m = fresh.RepresentativeMode();
+    if (m == AssignmentMode::kPreempt) preemptor_.Find(RequestForEntry(e, fresh), &targets);
+    for (WorkloadId id : victims_) UndoRemoval(s_, id);
+    s_.excluded_candidates.clear();
+    if (m == AssignmentMode::kFit) {
+      e.deferred_fit = true;
+      return;
+    }
+    e.assignment = std::move(fresh);
+    e.targets = std::move(targets);
+  }
+
+  void Process(Entry& e) {
+    WorkloadRecord& w = s_.wl(e.wl);
+    if (e.inadmissible) {
+      Pending(e);
+      return;
+    }
+    if (!e.targets.empty() && Overlaps(e) &&
+        s_.config.features.recompute_assignment_upon_preemption_targets_overlap)
+      RecomputeForOverlap(e);
+    const AssignmentMode mode = e.assignment.RepresentativeMode();
+    const std::string message = e.assignment.Message([&](uint32_t i) { return s_.shape(w).pod_sets[i].name; });
+    if (e.deferred_fit) {
+      tentative_.emplace_back(e.cq, e.assignment.usage);
+      AddUsage(s_, e.cq, e.assignment.usage);
+      e.requeue = RequeueReason::kPendingPreemption;
+      w.scan.reset();
+      SetPending(e.wl, reason::kWaitingForPreemptedWorkloads,
+                 "Workload has overlapping preemption targets with another workload, but will fit after these "
+                 "preemptions complete");
+      Pending(e);
+      return;
+    }
+    if (mode == AssignmentMode::kNoFit) {
+      e.requeue = RequeueReason::kNoFit;
+      const char* r = e.assignment.nofit_reason == NoFitReason::kNone ? reason::kPending
+                                                                        : NoFitReasonName(e.assignment.nofit_reason);
+      SetPending(e.wl, r, message);
+      Pending(e);
+      return;
+    }
+    if (mode == AssignmentMode::kPreempt && e.targets.empty()) {
+      e.requeue = RequeueReason::kPreemptionNoCandidates;
+      SetPending(e.wl, reason::kWaitingForQuota, message);
+      if (s_.cq(e.cq).spec.preemption.reclaim_within_cohort != ReclaimWithinCohortPolicy::kAny) ReserveCapacity(e);
+      Pending(e);
+      return;
+    }
+    if (Overlaps(e)) {
+      e.requeue = RequeueReason::kFailedAfterNomination;
+      SkipScan(w);
+      SetPending(e.wl, reason::kWaitingForQuota, "Workload has overlapping preemption targets with another workload");
+      Pending(e);
+      return;
+    }
+    if (!Fits(e)) {
+      e.requeue = RequeueReason::kFailedAfterNomination;
+      SkipScan(w);
+      SetPending(e.wl, reason::kWaitingForQuota, "Workload no longer fits after processing another workload");
+      Pending(e);
+      return;
+    }
+    for (const auto& t : e.targets) {
+      if (victim_set_.insert(t.workload).second) victims_.push_back(t.workload);
+    }
+    if (mode == AssignmentMode::kPreempt) {
+      tentative_.emplace_back(e.cq, e.assignment.usage);
+      AddUsage(s_, e.cq, e.assignment.usage);
+      IssuePreemptions(e);
+      e.requeue = RequeueReason::kPendingPreemption;
+      w.scan.reset();
+      SetPending(e.wl, reason::kWaitingForPreemptedWorkloads,
+                 fmt::format("{}. Pending the preemption of {} workload(s)", message, e.targets.size()));
+      Pending(e);
+      return;
+    }
+    Admit(e);
+  }
+
+  void SkipScan(WorkloadRecord& w) {
+    if (!s_.config.features.flavor_fungibility_preserve_scan_progress) w.scan.reset();
+  }
+
+  void Pending(const Entry& e) {
+    ++result_.pending;
+    Emit(Decision{Decision::Kind::kPending, e.wl, e.cq, WorkloadId(), PreemptionReason::kInClusterQueue});
+  }
+
+  void Emit(const Decision& d) {
+    result_.decisions.push_back(d);
+    if (callback_ && *callback_) (*callback_)(d);
+  }
+
+ public:
+  void SetCallback(const std::function<void(const Decision&)>* cb) { callback_ = cb; }
+
+ private:
+  // §4.8.
+  void ReserveCapacity(const Entry& e) {
+    const NodeIndex node = s_.cq(e.cq).node;
+    FrUsage reserve;
+    for (const auto& [fr, usage] : e.assignment.usage) {
+      const FrQuota& q = s_.tree.quota(node, fr);
+      int64_t amount;
+      if (e.assignment.borrow > 0) {
+        amount = q.borrowing_limit == kUnlimited
+                     ? usage
+                     : std::min(usage, SubAmount(AddAmount(q.nominal, q.borrowing_limit), q.usage));
+      } else {
+        amount = std::min(usage, SubAmount(q.nominal, q.usage));
+      }
+      if (amount > 0) reserve.emplace_back(fr, amount);
+    }
+    if (reserve.empty()) return;
+    AddUsage(s_, e.cq, reserve);
+    tentative_.emplace_back(e.cq, std::move(reserve));
+  }
+
+  // §5.11: mark the targets evicted (two-phase: they keep their quota until the host confirms).
+  void IssuePreemptions(const Entry& e) {
+    const Time now = s_.Now();
+    for (const auto& t : e.targets) {
+      WorkloadRecord& v = s_.wl(t.workload);
+      if (v.admission->evicted) continue;  // already being evicted: counted, no new write
+      const ClusterQueueId victim_cq = v.admission->cluster_queue;
+      v.message = PreemptionMessage(s_, e.wl, e.cq, t.workload, t.reason);
+      v.reason = reason::kPreempted;
+      v.preemption_reason = t.reason;
+      v.preempted_by = e.wl;
+      MarkEvicted(s_, t.workload, now);
+      ++result_.preempted;
+      Emit(Decision{Decision::Kind::kPreempted, t.workload, victim_cq, e.wl, t.reason});
+    }
+  }
+
+  // §4.9.
+  void Admit(Entry& e) {
+    WorkloadRecord& w = s_.wl(e.wl);
+    const WorkloadShape& shape = s_.shape(w);
+    auto a = std::make_unique<AdmissionRecord>();
+    a->cluster_queue = e.cq;
+    a->borrow_level = e.assignment.borrow;
+    a->reserved_at = s_.Now();
+    a->admitted_cycle = s_.cycle;
+    a->usage = e.assignment.usage;
+    a->pod_sets.resize(shape.pod_sets.size());
+    for (const PodSetResult& ps : e.assignment.pod_sets) {
+      AdmissionRecord::PodSet& out = a->pod_sets[ps.index];
+      out.count = ps.count;
+      for (const ChosenFlavor& c : ps.flavors) {
+        out.flavors.emplace_back(c.resource, c.flavor);
+        for (const auto& [r, v] : ps.requests)
+          if (r == c.resource) out.usage.emplace_back(r, v);
+      }
+    }
+    w.place = QueuePlace::kNone;
+    w.queued_in = ClusterQueueId();
+    w.admission = std::move(a);
+    w.scan.reset();
+    AccountAdmission(s_, e.wl);
+    w.reason = reason::kQuotaReserved;
+    w.message = fmt::format("Quota reserved in ClusterQueue {}", s_.cq(e.cq).name);
+    e.admitted = true;
+    ++result_.admitted;
+    Emit(Decision{Decision::Kind::kAdmitted, e.wl, e.cq, WorkloadId(), PreemptionReason::kInClusterQueue});
+  }
+
+  // §3.6.
+  void Requeue(const Entry& e) {
+    WorkloadRecord& w = s_.wl(e.wl);
+    if (w.place != QueuePlace::kInflight) return;
+    ClusterQueueState& cq = s_.cq(e.cq);
+    w.place = QueuePlace::kNone;
+    const bool strict = cq.spec.queueing_strategy == QueueingStrategy::kStrictFIFO;
+    bool to_heap;
+    if (strict) {
+      to_heap = e.requeue != RequeueReason::kNamespaceMismatch;
+    } else {
+      to_heap = e.requeue == RequeueReason::kFailedAfterNomination ||
+                e.requeue == RequeueReason::kPendingPreemption ||
+                (w.scan && w.scan->has_pending_flavors());
+    }
+    w.queued_in = e.cq;
+    if (to_heap) {
+      w.place = QueuePlace::kActive;
+      cq.heap.insert(PendingKeyOf(s_, e.wl));
+    } else {
+      w.place = QueuePlace::kInadmissible;
+      cq.inadmissible.insert(PendingKeyOf(s_, e.wl));
+      if (!strict && s_.config.features.scheduling_equivalence_hashing &&
+          (e.requeue == RequeueReason::kNoFit || e.requeue == RequeueReason::kPreemptionNoCandidates))
+        ParkEquivalent(cq, e.wl);
+    }
+    if (e.requeue == RequeueReason::kPendingPreemption && !strict) cq.sticky_preemptor = e.wl;
+  }
+
+  // §3.7: park every queued workload equivalent to `wl` and remember the class.
+  void ParkEquivalent(ClusterQueueState& cq, WorkloadId wl) {
+    const WorkloadRecord& w = s_.wl(wl);
+    const uint64_t key = EquivalenceKey(s_, w);
+    cq.blocked.insert(key);
+    std::vector<WorkloadId> same;
+    for (const PendingKey& k : cq.heap)
+      if (k.priority == w.priority && s_.wl(k.id).shape == w.shape) same.push_back(k.id);
+    for (WorkloadId id : same) {
+      cq.heap.erase(PendingKeyOf(s_, id));
+      WorkloadRecord& o = s_.wl(id);
+      o.place = QueuePlace::kInadmissible;
+      cq.inadmissible.insert(PendingKeyOf(s_, id));
+      o.reason = w.reason;
+      o.message = "Bypassed scheduling evaluation because an equivalent workload recently failed";
+    }
+  }
+
+  ClusterState& s_;
+  Preemptor preemptor_;
+  SearchOracle oracle_;
+  FlavorAssigner assigner_;
+  CycleResult result_;
+  std::vector<Entry> entries_;
+  std::vector<bool> remaining_;
+  std::vector<std::vector<std::pair<NodeIndex, LevelView>>> views_;
+  std::vector<WorkloadId> victims_;
+  absl::flat_hash_set<WorkloadId> victim_set_;  // lookup only
+  absl::flat_hash_set<WorkloadId> seen_;        // lookup only
+  std::vector<WorkloadId> removed_;
+  std::vector<std::pair<ClusterQueueId, FrUsage>> tentative_;
+  const std::function<void(const Decision&)>* callback_ = nullptr;
+};
+
+}  // namespace qm
+
+#endif  // QM_SOLVER_SCHEDULER_H_

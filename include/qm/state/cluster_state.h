@@ -1,0 +1,256 @@
+// Everything one engine knows: flavors, queues, cohorts, namespaces, workloads, the quota tree and
+// the pending queues. The solver reads and (tentatively) mutates it; the adapter owns it.
+#ifndef QM_STATE_CLUSTER_STATE_H_
+#define QM_STATE_CLUSTER_STATE_H_
+
+#include <compare>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/container/btree_set.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/hash/hash.h"
+#include "boost/container/small_vector.hpp"
+#include "qm/core/ids.h"
+#include "qm/core/time.h"
+#include "qm/model/cluster_queue.h"
+#include "qm/model/config.h"
+#include "qm/model/flavor.h"
+#include "qm/model/local_queue.h"
+#include "qm/model/priority.h"
+#include "qm/state/catalog.h"
+#include "qm/state/quota_tree.h"
+#include "qm/state/workload_record.h"
+
+namespace qm {
+
+/// A ResourceFlavor (it may be referenced before it exists).
+struct FlavorState {
+  bool exists = false;
+  ResourceFlavorSpec spec;
+};
+
+/// One flavor entry of a ClusterQueue resource group: its FR slot per covered resource.
+struct CqFlavor {
+  FlavorId flavor;
+  boost::container::small_vector<FrId, 4> frs;  ///< parallel to the group's `covered`
+};
+
+struct CqResourceGroup {
+  boost::container::small_vector<ResourceId, 4> covered;  ///< spec order
+  std::vector<CqFlavor> flavors;                          ///< preference order
+};
+
+/// Order of a ClusterQueue's active queue (semantics §3.2):
+///   1. higher priority first;  2. earlier queue-order timestamp;  3. smaller UID;
+///   4. earlier submission (`seq`, unique).
+/// The sticky preemptor is handled outside the set (it is taken first when present).
+struct PendingKey {
+  int32_t priority;
+  int64_t queue_time_us;
+  const std::string* uid;  ///< points into the workload's extras, or to a shared empty string
+  uint64_t seq;
+  WorkloadId id;
+};
+struct PendingOrder {
+  bool operator()(const PendingKey& a, const PendingKey& b) const {
+    if (a.priority != b.priority) return a.priority > b.priority;
+    if (a.queue_time_us != b.queue_time_us) return a.queue_time_us < b.queue_time_us;
+    if (a.uid != b.uid) {
+      if (int c = a.uid->compare(*b.uid); c != 0) return c < 0;
+    }
+    return a.seq < b.seq;
+  }
+};
+using PendingSet = absl::btree_set<PendingKey, PendingOrder>;
+
+/// Order of preemption candidates within one ClusterQueue (semantics §5.5 keys 4–6):
+///   1. lower priority first;  2. more recent quota reservation first;  3. smaller UID;
+///   4. earlier submission (`seq`, unique).
+struct CandidateKey {
+  int32_t priority;
+  int64_t reserved_us;
+  const std::string* uid;
+  uint64_t seq;
+  WorkloadId id;
+};
+struct CandidateOrder {
+  bool operator()(const CandidateKey& a, const CandidateKey& b) const {
+    if (a.priority != b.priority) return a.priority < b.priority;
+    if (a.reserved_us != b.reserved_us) return a.reserved_us > b.reserved_us;
+    if (a.uid != b.uid) {
+      if (int c = a.uid->compare(*b.uid); c != 0) return c < 0;
+    }
+    return a.seq < b.seq;
+  }
+};
+using CandidateSet = absl::btree_set<CandidateKey, CandidateOrder>;
+
+struct ClusterQueueState {
+  bool exists = false;
+  std::string name;
+  ClusterQueueSpec spec;
+  NodeIndex node = kNoNode;
+  CohortId cohort;  ///< invalid when standalone
+  std::vector<CqResourceGroup> groups;
+  /// resource → index of the group covering it, sorted by resource id.
+  boost::container::small_vector<std::pair<ResourceId, uint16_t>, 8> group_of;
+  bool covers_pods = false;
+  /// Active = exists, not stopped and every flavor exists (semantics §1.3).
+  bool active = false;
+  std::string active_message;
+  /// Kueue's AllocatableResourceGeneration: bumped when a workload leaves the accounted set or the
+  /// quotas of the queue or its tree change (semantics §4.3.8).
+  uint64_t generation = 1;
+
+  // Pending queue (semantics §3).
+  PendingSet heap;
+  PendingSet inadmissible;
+  WorkloadId sticky_preemptor;
+  /// Equivalence keys of workloads parked for NoFit / PreemptionNoCandidates (§3.7).
+  absl::flat_hash_set<uint64_t> blocked;
+
+  // Workloads holding quota, as preemption candidates in §5.5 order.
+  CandidateSet admitted;  ///< not being evicted
+  CandidateSet evicting;  ///< eviction issued, quota still held
+
+  int FindGroup(ResourceId r) const {
+    for (const auto& [res, g] : group_of)
+      if (res == r) return g;
+    return -1;
+  }
+};
+
+struct CohortState {
+  bool exists = false;  ///< an explicit Cohort object
+  std::string name;
+  CohortSpec spec;
+  NodeIndex node = kNoNode;
+  /// ClusterQueues and Cohorts that name this cohort as their parent.
+  uint32_t refs = 0;
+};
+
+struct LocalQueueState {
+  bool exists = false;
+  LocalQueueSpec spec;
+  NamespaceId ns;
+};
+
+struct NamespaceState {
+  bool exists = false;
+  Labels labels;
+};
+
+/// Hash/equality for the workload name index, so the index stores only ids.
+struct WorkloadNameKey {
+  NamespaceId ns;
+  std::string_view name;
+};
+
+class ClusterState;
+
+struct WorkloadIndexHash {
+  using is_transparent = void;
+  const std::vector<WorkloadRecord>* records = nullptr;
+  size_t operator()(WorkloadId id) const {
+    const auto& r = (*records)[id.value];
+    return (*this)(WorkloadNameKey{r.ns, r.name});
+  }
+  size_t operator()(const WorkloadNameKey& k) const { return absl::HashOf(k.ns.value, k.name); }
+};
+struct WorkloadIndexEq {
+  using is_transparent = void;
+  const std::vector<WorkloadRecord>* records = nullptr;
+  WorkloadNameKey Key(WorkloadId id) const {
+    const auto& r = (*records)[id.value];
+    return {r.ns, r.name};
+  }
+  WorkloadNameKey Key(const WorkloadNameKey& k) const { return k; }
+  template <class A, class B>
+  bool operator()(const A& a, const B& b) const {
+    auto ka = Key(a), kb = Key(b);
+    return ka.ns == kb.ns && ka.name == kb.name;
+  }
+};
+
+/// The whole state. Plain data with a few lookups; the solver and adapter keep the invariants
+/// documented on each member.
+class ClusterState {
+ public:
+  ClusterState()
+      : workload_index(0, WorkloadIndexHash{&workloads}, WorkloadIndexEq{&workloads}) {}
+  ClusterState(const ClusterState&) = delete;
+  ClusterState& operator=(const ClusterState&) = delete;
+
+  EngineConfig config;
+  Catalog catalog;
+  QuotaTree tree;
+
+  std::vector<FlavorState> flavors;  ///< indexed by FlavorId
+
+  Interner<ClusterQueueId> cq_names;
+  std::vector<ClusterQueueState> cqs;            ///< indexed by ClusterQueueId
+  std::vector<ClusterQueueId> cqs_by_name;       ///< existing queues, sorted by name
+
+  Interner<CohortId> cohort_names;
+  std::vector<CohortState> cohorts;  ///< indexed by CohortId (explicit or implicit)
+
+  Interner<NamespaceId> namespaces_names;
+  std::vector<NamespaceState> namespaces;  ///< indexed by NamespaceId
+
+  std::vector<LocalQueueState> local_queues;  ///< indexed by LocalQueueId
+  absl::flat_hash_map<std::pair<uint32_t, std::string>, LocalQueueId> local_queue_index;
+
+  absl::flat_hash_map<std::string, WorkloadPriorityClassSpec> workload_priority_classes;
+  absl::flat_hash_map<std::string, PriorityClassSpec> priority_classes;
+
+  std::vector<WorkloadRecord> workloads;  ///< indexed by WorkloadId; deleted slots are reused
+  std::vector<WorkloadId> free_workloads;
+  absl::flat_hash_set<WorkloadId, WorkloadIndexHash, WorkloadIndexEq> workload_index;
+  /// Pending workloads that are in no ClusterQueue queue (missing / stopped LocalQueue, missing
+  /// ClusterQueue); re-examined when queues change.
+  absl::btree_set<uint64_t> unqueued;  ///< seq << 32 | id, so iteration follows submission order
+
+  std::vector<WorkloadShape> shapes;  ///< indexed by ShapeId; refs == 0 means free
+  std::vector<ShapeId> free_shapes;
+  absl::flat_hash_map<uint64_t, boost::container::small_vector<ShapeId, 1>> shape_index;
+
+  uint64_t next_seq = 1;
+  uint64_t cycle = 0;
+  /// Workloads a cycle has set aside (victims removed while recomputing an overlapping
+  /// assignment, §4.7): not preemption candidates while listed. Lookup only.
+  absl::flat_hash_set<WorkloadId> excluded_candidates;
+
+  // ---- Lookups --------------------------------------------------------------------------------
+
+  WorkloadId FindWorkload(NamespaceId ns, std::string_view name) const {
+    auto it = workload_index.find(WorkloadNameKey{ns, name});
+    return it == workload_index.end() ? WorkloadId() : *it;
+  }
+  WorkloadRecord& wl(WorkloadId id) { return workloads[id.value]; }
+  const WorkloadRecord& wl(WorkloadId id) const { return workloads[id.value]; }
+  const WorkloadShape& shape(const WorkloadRecord& w) const { return shapes[w.shape]; }
+  ClusterQueueState& cq(ClusterQueueId id) { return cqs[id.value]; }
+  const ClusterQueueState& cq(ClusterQueueId id) const { return cqs[id.value]; }
+  LocalQueueId FindLocalQueue(NamespaceId ns, std::string_view name) const {
+    auto it = local_queue_index.find(std::make_pair(ns.value, std::string(name)));
+    return it == local_queue_index.end() ? LocalQueueId() : it->second;
+  }
+  std::string WorkloadName(WorkloadId id) const {
+    const auto& w = wl(id);
+    return namespaces_names.Name(w.ns) + "/" + w.name;
+  }
+  const std::string& ResourceName(ResourceId r) const { return catalog.ResourceName(r); }
+  const std::string& FlavorName(FlavorId f) const { return catalog.FlavorName(f); }
+
+  Time Now() const { return config.clock ? config.clock() : manual_now; }
+  Time manual_now;
+};
+
+}  // namespace qm
+
+#endif  // QM_STATE_CLUSTER_STATE_H_

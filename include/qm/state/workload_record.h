@@ -1,0 +1,160 @@
+// The engine's compact record of one workload, and the shared pod-set shapes it points to.
+//
+// A pending workload costs one record plus one queue entry, so the record is kept small: identical
+// pod-set specs (the common case in a trace or a benchmark: thousands of copies of one job) are
+// stored once as a shared, reference-counted `WorkloadShape`; rarely used fields (uid, labels,
+// conditions given at submission) live in an optional side block; an admission exists only while
+// the workload holds quota.
+#ifndef QM_STATE_WORKLOAD_RECORD_H_
+#define QM_STATE_WORKLOAD_RECORD_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "boost/container/small_vector.hpp"
+#include "qm/model/decisions.h"
+#include "qm/core/ids.h"
+#include "qm/core/time.h"
+#include "qm/model/selectors.h"
+#include "qm/model/workload.h"
+#include "qm/state/quota_tree.h"
+
+namespace qm {
+
+/// Per-pod requests as (resource, amount), sorted by resource id.
+using ResourceList = boost::container::small_vector<std::pair<ResourceId, int64_t>, 4>;
+/// Usage per (flavor, resource) slot, sorted by slot id.
+using FrUsage = boost::container::small_vector<std::pair<FrId, int64_t>, 4>;
+
+/// One pod set as the solver sees it.
+struct PodSetShape {
+  std::string name;
+  int32_t count = 1;
+  int32_t min_count = 0;  ///< 0 = no partial admission for this pod set
+  ResourceList per_pod;   ///< requests of one pod
+  Labels node_selector;
+  std::optional<std::vector<NodeSelectorTerm>> required_node_affinity;
+  std::vector<Toleration> tolerations;
+};
+
+/// The pod sets of a workload, shared by every workload with the same ones.
+struct WorkloadShape {
+  std::vector<PodSetShape> pod_sets;
+  uint64_t hash = 0;
+  uint32_t refs = 0;
+};
+using ShapeId = uint32_t;
+
+/// What a workload holds while it has quota.
+struct AdmissionRecord {
+  struct PodSet {
+    int32_t count = 0;
+    /// resource → flavor, sorted by resource.
+    boost::container::small_vector<std::pair<ResourceId, FlavorId>, 4> flavors;
+    /// resource → total usage of the pod set (what status.admission.resourceUsage shows).
+    ResourceList usage;
+  };
+  ClusterQueueId cluster_queue;
+  std::vector<PodSet> pod_sets;
+  /// Σ usage per FR: exactly what was added to the quota tree.
+  FrUsage usage;
+  int borrow_level = 0;
+  Time reserved_at;
+  uint64_t admitted_cycle = 0;  ///< 0 = loaded with the admission / admitted by the host
+  // Eviction in progress (two-phase): the quota is still held.
+  bool evicted = false;
+  Time evicted_at;
+};
+
+/// Rarely set submission fields, kept out of line.
+struct WorkloadExtras {
+  std::string uid;
+  std::string job_uid;
+  Labels labels;
+  PriorityClassRef priority_class;
+  std::vector<ConditionSpec> conditions;
+  std::vector<std::pair<std::string, int32_t>> reclaimable_pods;
+};
+
+/// Where the flavor scan of a workload stopped (semantics §4.3.8).
+struct ScanProgress {
+  /// Per pod set, per resource that got a flavor: index of the last flavor examined, or −1 when the
+  /// scan reached the end.
+  std::vector<boost::container::small_vector<std::pair<ResourceId, int>, 4>> last_tried;
+  uint64_t generation = 0;  ///< the ClusterQueue's allocatable generation when recorded
+  uint64_t cycle = 0;
+  uint64_t equivalence = 0;
+
+  bool has_pending_flavors() const {
+    for (const auto& ps : last_tried)
+      for (const auto& [r, idx] : ps)
+        if (idx != -1) return true;
+    return false;
+  }
+  int NextFlavor(size_t pod_set, ResourceId r) const {
+    if (pod_set >= last_tried.size()) return 0;
+    for (const auto& [res, idx] : last_tried[pod_set])
+      if (res == r) return idx + 1;
+    return 0;
+  }
+};
+
+/// Where a pending workload sits.
+enum class QueuePlace : uint8_t {
+  kNone,          ///< not in any ClusterQueue (no LocalQueue / ClusterQueue, LQ stopped, ...)
+  kActive,        ///< in the ClusterQueue's active queue
+  kInadmissible,  ///< parked in the inadmissible set
+  kInflight,      ///< popped for the current cycle
+};
+
+/// The requeue reasons of semantics §3.6.
+enum class RequeueReason : uint8_t {
+  kGeneric,
+  kNamespaceMismatch,
+  kNoFit,
+  kPreemptionNoCandidates,
+  kPendingPreemption,
+  kFailedAfterNomination,
+};
+
+/// One workload.
+struct WorkloadRecord {
+  // Identity.
+  NamespaceId ns;
+  std::string name;
+  std::string queue_name;  ///< spec.queueName (LocalQueue name in `ns`)
+  std::unique_ptr<WorkloadExtras> extras;
+  ShapeId shape = 0;
+  // Scheduling attributes.
+  int32_t priority = 0;
+  bool active = true;
+  WorkloadState state = WorkloadState::kPending;
+  QueuePlace place = QueuePlace::kNone;
+  Time creation_time;
+  Time queue_time;  ///< queue-order timestamp (§3.3)
+  uint64_t seq = 0;  ///< submission order; the final tie-break everywhere
+  ClusterQueueId queued_in;  ///< CQ whose queue holds it (when place != kNone)
+  // Status.
+  std::string reason;   ///< Kueue condition reason of the latest status
+  std::string message;  ///< latest status message
+  std::unique_ptr<AdmissionRecord> admission;
+  std::unique_ptr<ScanProgress> scan;
+  // Preemption bookkeeping.
+  std::optional<PreemptionReason> preemption_reason;
+  WorkloadId preempted_by;
+  uint64_t pops = 0;  ///< times popped as a head (cycle number of the last pop)
+  bool deleted = false;
+
+  const std::string& uid() const {
+    static const std::string kEmpty;
+    return extras ? extras->uid : kEmpty;
+  }
+};
+
+}  // namespace qm
+
+#endif  // QM_STATE_WORKLOAD_RECORD_H_

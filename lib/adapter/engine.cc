@@ -1,0 +1,276 @@
+// The Engine facade: argument checking and name lookups around EngineState.
+#include "qm/adapter/engine.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "adapter/engine_state.h"
+#include "fmt/format.h"
+#include "qm/core/status.h"
+#include "qm/model/validate.h"
+#include "qm/solver/fair_sharing.h"
+
+namespace qm {
+
+const char* ObjectKindName(ObjectKind kind) {
+  switch (kind) {
+    case ObjectKind::kNamespace: return "Namespace";
+    case ObjectKind::kResourceFlavor: return "ResourceFlavor";
+    case ObjectKind::kCohort: return "Cohort";
+    case ObjectKind::kClusterQueue: return "ClusterQueue";
+    case ObjectKind::kLocalQueue: return "LocalQueue";
+    case ObjectKind::kWorkloadPriorityClass: return "WorkloadPriorityClass";
+    case ObjectKind::kPriorityClass: return "PriorityClass";
+    case ObjectKind::kWorkload: return "Workload";
+  }
+  return "Unknown";
+}
+
+absl::StatusOr<ObjectKind> ParseObjectKind(std::string_view kind) {
+  for (ObjectKind k : {ObjectKind::kNamespace, ObjectKind::kResourceFlavor, ObjectKind::kCohort,
+                       ObjectKind::kClusterQueue, ObjectKind::kLocalQueue, ObjectKind::kWorkloadPriorityClass,
+                       ObjectKind::kPriorityClass, ObjectKind::kWorkload})
+    if (kind == ObjectKindName(k)) return k;
+  return absl::InvalidArgumentError(fmt::format("unknown kind '{}'", kind));
+}
+
+Engine::Engine(EngineConfig config) : state_(std::make_unique<internal::EngineState>(std::move(config))) {}
+Engine::~Engine() = default;
+Engine::Engine(Engine&&) noexcept = default;
+Engine& Engine::operator=(Engine&&) noexcept = default;
+
+const EngineConfig& Engine::config() const { return state_->s.config; }
+
+absl::Status Engine::Apply(std::span<const ObjectSpec> objects) { return state_->Apply(objects); }
+absl::Status Engine::Apply(const ObjectSpec& object) { return state_->Apply(std::span<const ObjectSpec>(&object, 1)); }
+absl::Status Engine::Delete(const ObjectRef& ref) { return state_->Delete(ref); }
+
+absl::StatusOr<WorkloadId> Engine::Submit(const WorkloadSpec& spec) {
+  const std::string_view ns = internal::NamespaceOf(spec.namespace_);
+  if (FindWorkload(ns, spec.name).valid())
+    return absl::AlreadyExistsError(fmt::format("{}: already exists", ObjectLabel("Workload", ns, spec.name)));
+  ObjectSpec object = spec;
+  if (auto st = state_->Apply(std::span<const ObjectSpec>(&object, 1)); !st.ok()) return st;
+  return FindWorkload(ns, spec.name);
+}
+
+namespace {
+absl::StatusOr<WorkloadId> Lookup(const internal::EngineState& st, std::string_view ns, std::string_view name) {
+  const std::string_view n = ns.empty() ? std::string_view("default") : ns;
+  const NamespaceId nid = st.s.namespaces_names.Find(n);
+  const WorkloadId id = nid.valid() ? st.s.FindWorkload(nid, name) : WorkloadId();
+  if (!id.valid()) return absl::NotFoundError(fmt::format("{}: not found", ObjectLabel("Workload", n, name)));
+  return id;
+}
+}  // namespace
+
+absl::Status Engine::Finish(std::string_view ns, std::string_view name) {
+  QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, ns, name));
+  return state_->Finish(id);
+}
+
+absl::Status Engine::ConfirmEvicted(std::string_view ns, std::string_view name) {
+  QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, ns, name));
+  return state_->ConfirmEvicted(id);
+}
+
+int Engine::ConfirmAllEvicted() { return state_->ConfirmAllEvicted(); }
+
+const CycleResult& Engine::ScheduleCycle() { return state_->scheduler.Cycle(); }
+
+int Engine::RunUntilStable(int max_cycles) {
+  for (int i = 1; i <= max_cycles; ++i) {
+    const CycleResult& r = state_->scheduler.Cycle();
+    if (r.admitted == 0 && r.preempted == 0) return i;
+  }
+  return max_cycles;
+}
+
+void Engine::SetDecisionCallback(std::function<void(const Decision&)> callback) {
+  state_->callback = std::move(callback);
+}
+
+Time Engine::Now() const { return state_->s.Now(); }
+
+absl::Status Engine::SetNow(Time now) {
+  if (state_->s.config.clock)
+    return absl::FailedPreconditionError("the engine was given a clock; SetNow moves only the manual clock");
+  state_->s.manual_now = now;
+  return absl::OkStatus();
+}
+
+WorkloadId Engine::FindWorkload(std::string_view ns, std::string_view name) const {
+  auto id = Lookup(*state_, ns, name);
+  return id.ok() ? *id : WorkloadId();
+}
+
+absl::StatusOr<WorkloadStatus> Engine::GetWorkload(std::string_view ns, std::string_view name) const {
+  QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, ns, name));
+  return state_->Status(id);
+}
+
+WorkloadStatus Engine::GetWorkload(WorkloadId id) const { return state_->Status(id); }
+
+std::string Engine::WorkloadName(WorkloadId id) const { return state_->s.WorkloadName(id); }
+
+std::vector<WorkloadId> Engine::Workloads() const {
+  std::vector<WorkloadId> out;
+  const ClusterState& s = state_->s;
+  for (uint32_t i = 0; i < s.workloads.size(); ++i)
+    if (!s.workloads[i].deleted && !s.workloads[i].name.empty()) out.push_back(WorkloadId(i));
+  std::sort(out.begin(), out.end(), [&](WorkloadId a, WorkloadId b) {
+    const auto& wa = s.wl(a);
+    const auto& wb = s.wl(b);
+    const std::string& na = s.namespaces_names.Name(wa.ns);
+    const std::string& nb = s.namespaces_names.Name(wb.ns);
+    return na != nb ? na < nb : wa.name < wb.name;
+  });
+  return out;
+}
+
+absl::StatusOr<ClusterQueueStatus> Engine::GetClusterQueue(std::string_view name) const {
+  const ClusterQueueId id = state_->s.cq_names.Find(name);
+  if (!id.valid() || !state_->s.cq(id).exists)
+    return absl::NotFoundError(fmt::format("{}: not found", ObjectLabel("ClusterQueue", "", name)));
+  return state_->QueueStatus(id);
+}
+
+std::string Engine::ClusterQueueName(ClusterQueueId id) const { return state_->s.cq(id).name; }
+
+std::vector<std::string> Engine::ClusterQueues() const {
+  std::vector<std::string> out;
+  for (ClusterQueueId id : state_->s.cqs_by_name) out.push_back(state_->s.cq(id).name);
+  return out;
+}
+
+absl::StatusOr<CohortStatus> Engine::GetCohort(std::string_view name) const {
+  const ClusterState& s = state_->s;
+  const CohortId id = s.cohort_names.Find(name);
+  if (!id.valid() || (!s.cohorts[id.value].exists && s.cohorts[id.value].refs == 0))
+    return absl::NotFoundError(fmt::format("{}: not found", ObjectLabel("Cohort", "", name)));
+  const CohortState& c = s.cohorts[id.value];
+  CohortStatus st;
+  st.name = c.name;
+  const NodeIndex parent = s.tree.parent(c.node);
+  st.parent = parent == kNoNode ? std::string() : s.cohorts[s.tree.node(parent).owner].name;
+  st.implicit = !c.exists;
+  st.weighted_share = NodeShare(s, c.node).WeightedShareCeil();
+  return st;
+}
+
+std::vector<std::string> Engine::Cohorts() const {
+  std::vector<std::string> out;
+  for (const CohortState& c : state_->s.cohorts)
+    if (c.exists || c.refs > 0) out.push_back(c.name);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+namespace {
+absl::StatusOr<ClusterQueueId> QueueFor(const internal::EngineState& st, WorkloadId id, std::string_view cq_name) {
+  const ClusterState& s = st.s;
+  if (cq_name.empty()) {
+    const WorkloadRecord& w = s.wl(id);
+    std::string why;
+    const ClusterQueueId cq = ResolveQueue(s, w, &why);
+    if (!cq.valid())
+      return absl::FailedPreconditionError(fmt::format("Workload '{}': {}", s.WorkloadName(id), why));
+    return cq;
+  }
+  const ClusterQueueId cq = s.cq_names.Find(cq_name);
+  if (!cq.valid() || !s.cq(cq).exists)
+    return absl::NotFoundError(fmt::format("{}: not found", ObjectLabel("ClusterQueue", "", cq_name)));
+  return cq;
+}
+}  // namespace
+
+absl::StatusOr<Assignment> Engine::AssignFlavors(std::string_view ns, std::string_view name,
+                                                 std::string_view cluster_queue) {
+  QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, ns, name));
+  if (state_->s.wl(id).admission)
+    return absl::FailedPreconditionError(
+        fmt::format("Workload '{}': holds quota already; flavors are assigned to pending workloads",
+                    state_->s.WorkloadName(id)));
+  QM_ASSIGN_OR_RETURN(const ClusterQueueId cq, QueueFor(*state_, id, cluster_queue));
+  AssignmentResult result;
+  state_->scheduler.AssignForQuery(id, cq, /*record_attempts=*/true, &result);
+  return state_->ToApi(id, result);
+}
+
+absl::StatusOr<std::vector<Preemption>> Engine::PreemptionTargets(std::string_view ns, std::string_view name,
+                                                                  std::string_view cluster_queue,
+                                                                  std::span<const RequestedFlavor> assignment) {
+  QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, ns, name));
+  QM_ASSIGN_OR_RETURN(const ClusterQueueId cq, QueueFor(*state_, id, cluster_queue));
+  ClusterState& s = state_->s;
+  const WorkloadRecord& w = s.wl(id);
+  if (w.admission)
+    return absl::FailedPreconditionError(
+        fmt::format("Workload '{}': holds quota already; preemption is computed for pending workloads",
+                    s.WorkloadName(id)));
+  const WorkloadShape& shape = s.shape(w);
+  PreemptionRequest req;
+  req.preemptor = id;
+  req.cq = cq;
+  for (const RequestedFlavor& rf : assignment) {
+    const auto ps = std::find_if(shape.pod_sets.begin(), shape.pod_sets.end(),
+                                 [&](const PodSetShape& p) { return p.name == rf.pod_set; });
+    if (ps == shape.pod_sets.end())
+      return absl::InvalidArgumentError(
+          fmt::format("Workload '{}': assignment: no pod set named '{}'", s.WorkloadName(id), rf.pod_set));
+    const ResourceId r = s.catalog.FindResource(rf.resource);
+    const FlavorId f = s.catalog.FindFlavor(rf.flavor);
+    const FrId fr = r.valid() && f.valid() ? s.catalog.FindFr(f, r) : FrId();
+    if (!fr.valid())
+      return absl::InvalidArgumentError(fmt::format("Workload '{}': assignment: ClusterQueue '{}' has no quota for "
+                                                    "resource '{}' in flavor '{}'",
+                                                    s.WorkloadName(id), s.cq(cq).name, rf.resource, rf.flavor));
+    int64_t per_pod = 0;
+    for (const auto& [res, v] : ps->per_pod)
+      if (res == r) per_pod = v;
+    const int64_t total = MulAmount(per_pod, ps->count);
+    auto it = std::lower_bound(req.usage.begin(), req.usage.end(), std::make_pair(fr, int64_t{0}),
+                               [](const auto& a, const auto& b) { return a.first < b.first; });
+    if (it != req.usage.end() && it->first == fr) it->second = AddAmount(it->second, total);
+    else req.usage.insert(it, std::make_pair(fr, total));
+    if (rf.mode == AssignmentMode::kPreempt) {
+      auto fit = std::lower_bound(req.frs.begin(), req.frs.end(), fr);
+      if (fit == req.frs.end() || *fit != fr) req.frs.insert(fit, fr);
+    }
+  }
+  std::vector<PreemptionTarget> targets;
+  state_->scheduler.TargetsForQuery(req, &targets);
+  std::vector<Preemption> out;
+  for (const PreemptionTarget& t : targets)
+    out.push_back(Preemption{t.workload, id, t.reason, PreemptionMessage(s, id, cq, t.workload, t.reason)});
+  return out;
+}
+
+absl::StatusOr<WorkloadExplanation> Engine::Explain(std::string_view ns, std::string_view name) {
+  QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, ns, name));
+  ClusterState& s = state_->s;
+  WorkloadExplanation ex;
+  ex.status = state_->Status(id);
+  const WorkloadRecord& w = s.wl(id);
+  if (w.preempted_by.valid() && !s.wl(w.preempted_by).deleted) ex.preempted_by = s.WorkloadName(w.preempted_by);
+  ex.preemption_reason = w.preemption_reason;
+  if (w.preemption_reason) ex.preemption_message = w.message;
+  if (w.state == WorkloadState::kPending) {
+    std::string why;
+    const ClusterQueueId cq = ResolveQueue(s, w, &why);
+    if (cq.valid()) {
+      AssignmentResult result;
+      state_->scheduler.AssignForQuery(id, cq, /*record_attempts=*/true, &result);
+      ex.assignment = state_->ToApi(id, result);
+      if (result.RepresentativeMode() == AssignmentMode::kPreempt) {
+        std::vector<PreemptionTarget> targets;
+        state_->scheduler.TargetsForAssignment(id, cq, result, &targets);
+        for (const PreemptionTarget& t : targets)
+          ex.would_preempt.push_back(Preemption{t.workload, id, t.reason, PreemptionMessage(s, id, cq, t.workload, t.reason)});
+      }
+    }
+  }
+  return ex;
+}
+
+}  // namespace qm
