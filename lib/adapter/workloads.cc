@@ -195,7 +195,7 @@ absl::Status EngineState::CheckWorkload(const WorkloadSpec& spec, std::span<cons
     return absl::OkStatus();
   }
   if (!spec.admission.has_value()) return absl::OkStatus();
-  // A workload loaded as holding quota must name an existing queue and flavors that queue has.
+  // A workload loaded as holding quota must name an existing queue.
   const ClusterQueueSpec* cq = nullptr;
   for (const ObjectSpec& o : batch)
     if (const auto* c = std::get_if<ClusterQueueSpec>(&o); c != nullptr && c->name == spec.admission->cluster_queue)
@@ -207,22 +207,8 @@ absl::Status EngineState::CheckWorkload(const WorkloadSpec& spec, std::span<cons
   if (cq == nullptr)
     return absl::NotFoundError(fmt::format("{}: status.admission.clusterQueue: ClusterQueue '{}' not found", object,
                                            spec.admission->cluster_queue));
-  for (size_t i = 0; i < spec.admission->pod_set_assignments.size(); ++i) {
-    const PodSetAssignmentSpec& psa = spec.admission->pod_set_assignments[i];
-    for (const auto& [res, flavor] : psa.flavors) {
-      bool ok = false;
-      for (const ResourceGroupSpec& g : cq->resource_groups) {
-        if (std::find(g.covered_resources.begin(), g.covered_resources.end(), res) == g.covered_resources.end())
-          continue;
-        for (const FlavorQuotasSpec& f : g.flavors) ok = ok || f.name == flavor;
-      }
-      if (!ok)
-        return absl::InvalidArgumentError(
-            fmt::format("{}: status.admission.podSetAssignments[{}].flavors[{}]: ClusterQueue '{}' has no flavor '{}' "
-                        "for resource '{}'",
-                        object, i, res, cq->name, flavor, res));
-    }
-  }
+  // The flavors it names need not be in the queue's spec any more: like Kueue's cache, a recorded
+  // admission keeps its usage (as borrowing, with zero nominal quota) after the queue is edited.
   return absl::OkStatus();
 }
 

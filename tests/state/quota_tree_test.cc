@@ -129,7 +129,7 @@ TEST_CASE("QuotaTree: a standalone ClusterQueue has nominal − usage", "[state]
   }
 }
 
-TEST_CASE("QuotaTree: a cohort's own quota is an extra shared pool; its lending limit caps what it lends up",
+TEST_CASE("QuotaTree: a cohort's own quota is an extra shared pool and its lending limit caps what it lends up",
           "[state][quota]") {
   // Setup: root R → cohort C {nominal 6, lendingLimit 2} → CQ A {nominal 0}; CQ B {nominal 0} under R.
   //   subtree(C) = 6, local(C) = 4, subtree(R) = 6 − 4 = 2.

@@ -190,7 +190,9 @@ inline absl::Status Validate(const WorkloadSpec& w) {
   if (auto st = validate_internal::Name(object, "metadata.name", w.name); !st.ok()) return st;
   if (w.pod_sets.empty()) return FieldError(object, "spec.podSets", "must have at least 1 item");
   if (w.pod_sets.size() > 18) return FieldError(object, "spec.podSets", "must have at most 18 items");
-  int with_min_count = 0;
+  // Kueue's admission webhook allows minCount on one pod set only, but its scheduler (and section 7)
+  // handles any number, and Kueue's own scheduler tests use several; we accept what the scheduler
+  // can decide rather than reject it.
   for (size_t i = 0; i < w.pod_sets.size(); ++i) {
     const PodSetSpec& ps = w.pod_sets[i];
     const std::string path = fmt::format("spec.podSets[{}]", i);
@@ -200,7 +202,6 @@ inline absl::Status Validate(const WorkloadSpec& w) {
         return FieldError(object, path + ".name", fmt::format("pod set '{}' appears twice", ps.name));
     if (ps.count < 0) return FieldError(object, path + ".count", "must be >= 0");
     if (ps.min_count.has_value()) {
-      ++with_min_count;
       if (*ps.min_count < 1) return FieldError(object, path + ".minCount", "must be >= 1");
       if (*ps.min_count > ps.count) return FieldError(object, path + ".minCount", "must be <= count");
     }
@@ -213,7 +214,6 @@ inline absl::Status Validate(const WorkloadSpec& w) {
                             fmt::format("resource '{}' appears twice", ps.requests[r].first));
     }
   }
-  if (with_min_count > 1) return FieldError(object, "spec.podSets", "at most one pod set may set minCount");
   if (w.admission.has_value()) {
     if (w.admission->cluster_queue.empty())
       return FieldError(object, "status.admission.clusterQueue", "must not be empty");

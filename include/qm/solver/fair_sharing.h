@@ -43,9 +43,8 @@ class FairPreemption {
     AddUsage(s_, req.cq, req.usage);  // every share below includes the incoming workload
     bool fits = RunFirstStrategy();
     if (!fits && s_.config.fair_sharing.preemption_strategies.size() > 1) fits = RunSecondStrategy();
-    RemoveUsage(s_, req.cq, req.usage);
     if (fits) {
-      // Fill back (§5.8, borrowing allowed).
+      // Fill back (§5.8, borrowing allowed); FitsNow() takes W out itself, so W stays added here.
       for (int i = static_cast<int>(targets_.size()) - 2; i >= 0; --i) {
         UndoRemoval(s_, targets_[i].workload);
         if (FitsNow()) {
@@ -56,6 +55,7 @@ class FairPreemption {
         }
       }
     }
+    RemoveUsage(s_, req.cq, req.usage);
     for (const auto& t : targets_) UndoRemoval(s_, t.workload);
     if (fits) out->insert(out->end(), targets_.begin(), targets_.end());
   }

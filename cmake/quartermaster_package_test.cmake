@@ -1,0 +1,115 @@
+# Script mode (cmake -P), run by the package.* tests (cmake/quartermaster_package_tests.cmake).
+#
+# QM_MODE=find_package:
+#   1. `cmake --install <build> --prefix <work>/prefix`;
+#   2. configure, build and run tests/package/ with CMAKE_PREFIX_PATH=<work>/prefix;
+#   3. if pkg-config exists: `pkg-config --cflags --libs quartermaster` against that prefix, then
+#      compile, link and run tests/package/main.cc with exactly those flags;
+#   4. configure, build and run tests/package/ against the build tree (quartermaster_DIR=<build>).
+# QM_MODE=add_subdirectory:
+#   configure, build and run tests/package/subdir/, which add_subdirectory()s the source tree.
+#
+# Inputs (-D): QM_MODE QM_SOURCE_DIR QM_BINARY_DIR QM_WORK_DIR QM_GENERATOR QM_MAKE_PROGRAM
+# QM_C_COMPILER QM_CXX_COMPILER QM_CXX_COMPILER_LAUNCHER QM_CONFIG QM_EXTRA_FLAGS (space separated,
+# e.g. sanitizer flags) QM_INSTALL_LIBDIR QM_PKG_CONFIG (empty: skip step 3).
+cmake_minimum_required(VERSION 3.25)
+
+foreach(_var QM_MODE QM_SOURCE_DIR QM_BINARY_DIR QM_WORK_DIR QM_GENERATOR QM_CXX_COMPILER)
+  if(NOT DEFINED ${_var} OR "${${_var}}" STREQUAL "")
+    message(FATAL_ERROR "quartermaster_package_test.cmake: ${_var} is required")
+  endif()
+endforeach()
+if(NOT QM_CONFIG)
+  set(QM_CONFIG Release)
+endif()
+
+# Runs a command; on failure prints what it ran and fails the test.
+function(qm_run)
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "WORKING_DIRECTORY" "COMMAND")
+  string(JOIN " " _shown ${arg_COMMAND})
+  message(STATUS "$ ${_shown}")
+  if(NOT arg_WORKING_DIRECTORY)
+    set(arg_WORKING_DIRECTORY ${QM_WORK_DIR})
+  endif()
+  execute_process(COMMAND ${arg_COMMAND} WORKING_DIRECTORY ${arg_WORKING_DIRECTORY}
+                  RESULT_VARIABLE _rc COMMAND_ECHO NONE)
+  if(NOT _rc EQUAL 0)
+    message(FATAL_ERROR "command failed (${_rc}): ${_shown}")
+  endif()
+endfunction()
+
+# Configures, builds and runs the consumer in `source_dir` (its executable is named `consumer`).
+function(qm_build_and_run_consumer source_dir build_dir)
+  set(_configure ${CMAKE_COMMAND} -S ${source_dir} -B ${build_dir} -G ${QM_GENERATOR}
+      -DCMAKE_BUILD_TYPE=${QM_CONFIG} -DCMAKE_CXX_COMPILER=${QM_CXX_COMPILER}
+      "-DCMAKE_CXX_FLAGS=${QM_EXTRA_FLAGS}" "-DCMAKE_C_FLAGS=${QM_EXTRA_FLAGS}"
+      "-DCMAKE_EXE_LINKER_FLAGS=${QM_EXTRA_FLAGS}"
+      -DCMAKE_FIND_PACKAGE_NO_PACKAGE_REGISTRY=ON ${ARGN})
+  if(QM_MAKE_PROGRAM)
+    list(APPEND _configure -DCMAKE_MAKE_PROGRAM=${QM_MAKE_PROGRAM})
+  endif()
+  if(QM_C_COMPILER)
+    list(APPEND _configure -DCMAKE_C_COMPILER=${QM_C_COMPILER})
+  endif()
+  if(QM_CXX_COMPILER_LAUNCHER)
+    list(APPEND _configure -DCMAKE_CXX_COMPILER_LAUNCHER=${QM_CXX_COMPILER_LAUNCHER})
+  endif()
+  file(REMOVE_RECURSE ${build_dir})
+  qm_run(COMMAND ${_configure})
+  qm_run(COMMAND ${CMAKE_COMMAND} --build ${build_dir} --config ${QM_CONFIG})
+  # Single-config generators put the executable in the build dir, multi-config ones below it.
+  foreach(_candidate ${build_dir}/consumer ${build_dir}/${QM_CONFIG}/consumer)
+    if(EXISTS ${_candidate})
+      qm_run(COMMAND ${_candidate})
+      return()
+    endif()
+  endforeach()
+  message(FATAL_ERROR "consumer executable not found under ${build_dir}")
+endfunction()
+
+file(MAKE_DIRECTORY ${QM_WORK_DIR})
+
+if(QM_MODE STREQUAL "find_package")
+  set(_prefix ${QM_WORK_DIR}/prefix)
+  file(REMOVE_RECURSE ${_prefix})
+  qm_run(COMMAND ${CMAKE_COMMAND} --install ${QM_BINARY_DIR} --prefix ${_prefix}
+                 --config ${QM_CONFIG})
+
+  message(STATUS "---- find_package(quartermaster) from the install prefix")
+  qm_build_and_run_consumer(${QM_SOURCE_DIR}/tests/package ${QM_WORK_DIR}/installed
+                            -DCMAKE_PREFIX_PATH=${_prefix} -DQM_EXPECTED_DIR=${_prefix})
+
+  if(QM_PKG_CONFIG)
+    message(STATUS "---- pkg-config quartermaster from the install prefix")
+    if(NOT QM_INSTALL_LIBDIR)
+      set(QM_INSTALL_LIBDIR lib)
+    endif()
+    set(ENV{PKG_CONFIG_PATH} "${_prefix}/${QM_INSTALL_LIBDIR}/pkgconfig")
+    execute_process(COMMAND ${QM_PKG_CONFIG} --cflags --libs quartermaster
+                    RESULT_VARIABLE _rc OUTPUT_VARIABLE _pc_flags ERROR_VARIABLE _pc_err
+                    OUTPUT_STRIP_TRAILING_WHITESPACE)
+    if(NOT _rc EQUAL 0)
+      message(FATAL_ERROR "pkg-config --cflags --libs quartermaster failed:\n${_pc_err}")
+    endif()
+    message(STATUS "pkg-config --cflags --libs quartermaster: ${_pc_flags}")
+    separate_arguments(_pc_args UNIX_COMMAND "${_pc_flags}")
+    separate_arguments(_extra UNIX_COMMAND "${QM_EXTRA_FLAGS}")
+    set(_exe ${QM_WORK_DIR}/pkgconfig-consumer)
+    file(REMOVE ${_exe})
+    qm_run(COMMAND ${QM_CXX_COMPILER} -std=c++20 ${_extra} ${QM_SOURCE_DIR}/tests/package/main.cc
+                   ${_pc_args} -o ${_exe})
+    qm_run(COMMAND ${_exe})
+  else()
+    message(STATUS "---- pkg-config not found: pkg-config check skipped")
+  endif()
+
+  message(STATUS "---- find_package(quartermaster) from the build tree")
+  qm_build_and_run_consumer(${QM_SOURCE_DIR}/tests/package ${QM_WORK_DIR}/build-tree
+                            -Dquartermaster_DIR=${QM_BINARY_DIR} -DQM_EXPECTED_DIR=${QM_BINARY_DIR})
+elseif(QM_MODE STREQUAL "add_subdirectory")
+  qm_build_and_run_consumer(${QM_SOURCE_DIR}/tests/package/subdir ${QM_WORK_DIR}/build
+                            -DQM_SOURCE_DIR=${QM_SOURCE_DIR})
+else()
+  message(FATAL_ERROR "unknown QM_MODE '${QM_MODE}'")
+endif()
+message(STATUS "package test ${QM_MODE}: OK")

@@ -1,0 +1,24 @@
+// Rendering `Engine::Explain` for people (YAML) and programs (JSON): what `qm explain` prints.
+#ifndef QM_IO_EXPLAIN_H_
+#define QM_IO_EXPLAIN_H_
+
+#include <string>
+
+#include "qm/adapter/engine.h"
+#include "qm/io/output_format.h"
+
+namespace qm {
+
+/// Renders why a workload is where it is:
+/// * pending: its reason and message, every flavor the assigner tried (verdict, reasons, and per
+///   resource the requested, available, nominal and potential amounts and the borrow level), the
+///   assignment it would get now, and the workloads it would preempt;
+/// * admitted: the admission (flavors, counts, usage) and whether it borrows;
+/// * preempted: who preempted it, the reason and the message.
+/// Amounts are written as Kubernetes quantities; an unlimited potential as `<unlimited>`.
+std::string RenderExplanation(const Engine& engine, const WorkloadExplanation& explanation,
+                              OutputFormat format);
+
+}  // namespace qm
+
+#endif  // QM_IO_EXPLAIN_H_

@@ -1,0 +1,65 @@
+// Reading Kueue manifests: the YAML a Kueue user keeps in files or gets from `kubectl get -o yaml`.
+//
+//   QM_ASSIGN_OR_RETURN(qm::Manifest m, qm::ReadManifestFile("cluster.yaml"));
+//   for (const std::string& note : m.notes) std::cerr << note << "\n";  // skipped Jobs, ...
+//   QM_RETURN_IF_ERROR(qm::ApplyManifest(engine, m.objects));
+//
+// Read kinds: Namespace, ResourceFlavor, Cohort, ClusterQueue, LocalQueue, WorkloadPriorityClass,
+// PriorityClass (scheduling.k8s.io) and Workload, in `kueue.x-k8s.io/v1beta1` and `v1beta2` shapes
+// (and `v1alpha1` for Cohort); `apiVersion` may be omitted. Input can be a multi-document stream, a
+// `kind: List` (`items:`), or a plain YAML list of objects. Objects of other kinds (Job, Deployment,
+// ConfigMap, ...) are skipped with a note; unknown fields of read kinds are ignored, as the API
+// server's Kueue would not read them. Each load is all-or-nothing, and every error names the file,
+// line, object and field, e.g.
+//   cluster.yaml:14: ClusterQueue/eng-alpha: spec.resourceGroups[0].flavors[1].resources[0].nominalQuota: "12x" is not a quantity
+// Cross-object rules (dangling references, cohort cycles, ...) are checked by `Engine::Apply`.
+#ifndef QM_IO_MANIFEST_H_
+#define QM_IO_MANIFEST_H_
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "qm/adapter/engine.h"
+
+namespace qm {
+
+/// One object read from a manifest, with where it came from.
+struct ManifestObject {
+  ObjectSpec spec;
+  std::string source;  ///< "file:line" of the object's first line
+};
+
+/// The objects of one load, in file order.
+struct Manifest {
+  std::vector<ManifestObject> objects;
+  /// One line per skipped object, e.g. `jobs.yaml:3: skipped batch/v1 Job/default/sample (qm reads
+  /// only Kueue's queueing objects)`.
+  std::vector<std::string> notes;
+};
+
+/// Reads a manifest file. Errors are InvalidArgument (bad content) or NotFound (unreadable file).
+absl::StatusOr<Manifest> ReadManifestFile(const std::string& path);
+/// Reads manifest text; `source_name` is used in errors and `ManifestObject::source`.
+absl::StatusOr<Manifest> ReadManifestString(std::string_view yaml, std::string_view source_name);
+
+/// The object's kind.
+ObjectKind KindOf(const ObjectSpec& spec);
+/// A reference to the object (kind, namespace for namespaced kinds, name).
+ObjectRef RefOf(const ObjectSpec& spec);
+/// "Kind/name", or "Kind/namespace/name" for LocalQueue and Workload, e.g. `Workload/team-a/job-1`.
+std::string ObjectDisplayName(const ObjectSpec& spec);
+/// Kubernetes kind name of `kind` ("ClusterQueue"); the I/O layer's own spelling, which does not
+/// need the engine library.
+const char* KindName(ObjectKind kind);
+
+/// Applies the objects to `engine` in one `Engine::Apply` call. An engine error is prefixed with the
+/// `file:line` of the object it names, when it names one of `objects`.
+absl::Status ApplyManifest(Engine& engine, std::span<const ManifestObject> objects);
+
+}  // namespace qm
+
+#endif  // QM_IO_MANIFEST_H_

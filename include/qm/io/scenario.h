@@ -1,0 +1,239 @@
+// Scenario files (docs/scenario-format.md): a cluster's objects, steps that drive the engine, and
+// what each step must produce. The same code path serves the conformance suite, `qm check` and
+// `qm run`.
+//
+//   QM_ASSIGN_OR_RETURN(qm::Scenario s, qm::LoadScenarioFile("tests/scenarios/kueue/x.yaml"));
+//   qm::ScenarioResult r = qm::RunScenario(s);
+//   if (!r.passed()) for (const std::string& line : r.DiffLines()) std::cout << line << "\n";
+#ifndef QM_IO_SCENARIO_H_
+#define QM_IO_SCENARIO_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "qm/adapter/engine.h"
+#include "qm/io/manifest.h"
+#include "qm/io/output_format.h"
+
+namespace qm {
+
+/// The default scenario clock, `2024-01-01T00:00:00Z`.
+inline constexpr Time kDefaultScenarioNow = Time::FromUnixSeconds(1704067200);
+
+/// `config:` — how the engine is built and driven.
+struct ScenarioConfig {
+  Time now = kDefaultScenarioNow;
+  FairSharingConfig fair_sharing;
+  FeatureGates features;
+  /// Confirm every evicting workload at the start of each `schedule` step.
+  bool release_evicted_at_next_schedule = true;
+};
+
+// ---- Steps -------------------------------------------------------------------------------------
+// Workloads are named "namespace/name" everywhere below ("name" alone is read as "default/name").
+
+/// `schedule: {}` (one cycle), `{cycles: n}`, or `{untilStable: true}`.
+struct ScheduleStep {
+  int cycles = 1;
+  bool until_stable = false;
+};
+/// `apply: [objects]`: create or update.
+struct ApplyStep {
+  std::vector<ManifestObject> objects;
+};
+/// `delete: [{kind, namespace, name}]`.
+struct DeleteStep {
+  std::vector<ObjectRef> refs;
+};
+/// `finish: [workloads]`: they complete and release their quota.
+struct FinishStep {
+  std::vector<std::string> workloads;
+};
+/// `evictionDone: [workloads]`: evicting workloads stopped; their quota is released.
+struct EvictionDoneStep {
+  std::vector<std::string> workloads;
+};
+/// `advance: 30s`: move the clock.
+struct AdvanceStep {
+  Duration by;
+};
+/// `preemptionTargets: {workload, clusterQueue, assignment}`: a query, nothing changes.
+struct PreemptionTargetsStep {
+  std::string workload;
+  std::string cluster_queue;
+  std::vector<RequestedFlavor> assignment;
+};
+/// `assignFlavors: {workload, clusterQueue}`: a query, nothing changes.
+struct AssignFlavorsStep {
+  std::string workload;
+  std::string cluster_queue;
+};
+
+using StepAction = std::variant<ScheduleStep, ApplyStep, DeleteStep, FinishStep, EvictionDoneStep,
+                                AdvanceStep, PreemptionTargetsStep, AssignFlavorsStep>;
+
+/// The scenario-file key of an action ("schedule", "preemptionTargets", ...).
+const char* StepActionName(const StepAction& action);
+
+// ---- Expectations ------------------------------------------------------------------------------
+
+/// One pod set of an expected admission: resource → flavor, and the admitted count if given.
+struct ExpectedPodSet {
+  std::map<std::string, std::string> flavors;
+  std::optional<int32_t> count;
+};
+
+/// An expected admission: `{clusterQueue: cq, podSets: {main: {cpu: spot}}}`.
+struct ExpectedAdmission {
+  std::string cluster_queue;
+  std::map<std::string, ExpectedPodSet> pod_sets;
+};
+
+/// `preempted:` / `targets:` — a list of workloads, or a map workload → reason.
+struct ExpectedPreemptions {
+  bool with_reasons = false;
+  std::map<std::string, PreemptionReason> workloads;  ///< reasons ignored unless `with_reasons`
+};
+
+/// One resource of an expected flavor assignment: `{flavor: f, mode: Fit}` (`{mode: NoFit}` alone
+/// means the resource got no flavor).
+struct ExpectedResourceAssignment {
+  std::string flavor;
+  AssignmentMode mode = AssignmentMode::kFit;
+};
+
+/// `expect:` of a step. A key that is present is compared exactly; sets are order-insensitive.
+struct Expectations {
+  std::string source;  ///< "file:line" of the `expect:` key
+  std::optional<std::map<std::string, ExpectedAdmission>> admitted;
+  std::optional<std::map<std::string, ExpectedAdmission>> admissions;
+  std::optional<ExpectedPreemptions> preempted;
+  /// ClusterQueue → workloads; queues with an empty list are dropped when loading.
+  std::optional<std::map<std::string, std::vector<std::string>>> pending;
+  std::optional<std::map<std::string, std::vector<std::string>>> inadmissible;
+  std::optional<ExpectedPreemptions> targets;
+  /// Pod set → resource → expected assignment.
+  std::optional<std::map<std::string, std::map<std::string, ExpectedResourceAssignment>>> assignment;
+  std::optional<AssignmentMode> representative_mode;
+  std::optional<bool> borrowing;
+  /// Workload → text its latest status message must contain.
+  std::map<std::string, std::string> messages;
+  /// ClusterQueue → flavor → resource → amount in base units; zero amounts are dropped.
+  std::optional<std::map<std::string, std::map<std::string, std::map<std::string, int64_t>>>> usage;
+};
+
+/// One step: an action and what must hold after it.
+struct ScenarioStep {
+  StepAction action;
+  std::string source;  ///< "file:line"
+  std::optional<Expectations> expect;
+};
+
+/// A loaded scenario file.
+struct Scenario {
+  std::string path;  ///< as given to the loader (or the source name)
+  std::string name;
+  std::string source;
+  std::string description;
+  std::optional<std::string> skip;  ///< `skip: "reason"`
+  ScenarioConfig config;
+  std::vector<ManifestObject> objects;
+  std::vector<ScenarioStep> steps;  ///< a file without `steps` has one `schedule` step
+  std::vector<std::string> notes;   ///< skipped objects
+};
+
+/// Loads a scenario. Errors name `file:line`, the field path and, inside objects, the object, e.g.
+/// `x.yaml:40: steps[1].finish[0]: workload 'default/typo' is not defined in this scenario`.
+absl::StatusOr<Scenario> LoadScenarioFile(const std::string& path);
+absl::StatusOr<Scenario> LoadScenarioString(std::string_view yaml, std::string_view source_name);
+
+// ---- Running -----------------------------------------------------------------------------------
+
+/// A workload admitted during a step, with the admission recorded on it after the step.
+struct AdmittedWorkload {
+  std::string workload;
+  std::string cluster_queue;
+  std::optional<Assignment> assignment;
+};
+
+/// A workload preempted during a step (or a preemption target of a query step).
+struct PreemptedWorkload {
+  std::string workload;
+  std::string preemptor;
+  PreemptionReason reason = PreemptionReason::kInClusterQueue;
+  std::string message;
+};
+
+/// A workload still pending after a step.
+struct PendingWorkload {
+  std::string workload;
+  std::string cluster_queue;  ///< empty when its LocalQueue or ClusterQueue is missing
+  bool inadmissible = false;
+  std::string reason;
+  std::string message;
+};
+
+/// What one step did and whether its expectations held.
+struct StepResult {
+  std::string action;  ///< `StepActionName`
+  std::string source;
+  int cycles = 0;  ///< scheduling cycles run
+  /// Decisions of a `schedule` step, in decision order.
+  std::vector<AdmittedWorkload> admitted;
+  std::vector<PreemptedWorkload> preempted;
+  /// Every pending workload after the step, by name.
+  std::vector<PendingWorkload> pending;
+  /// Result of a `preemptionTargets` step.
+  std::optional<std::vector<PreemptedWorkload>> targets;
+  /// Result of an `assignFlavors` step.
+  std::optional<Assignment> assignment;
+  bool checked = false;  ///< the step had `expect:`
+  /// One line per mismatch, e.g. `pending.eng-alpha: expected [eng-alpha/a], got []`; sorted.
+  std::vector<std::string> diff;
+};
+
+/// What running a scenario did.
+struct ScenarioResult {
+  std::vector<StepResult> steps;  ///< the steps that ran
+  /// Not OK when the objects or a step were rejected by the engine (the message names the file
+  /// and line); the steps after it did not run.
+  absl::Status status;
+
+  /// Every step ran and every expectation held.
+  bool passed() const;
+  /// The failure report for `qm check`, indented by two spaces: the error, or per failing step
+  /// its diff (under a `step N (action at file:line):` header when the scenario has several steps).
+  std::vector<std::string> DiffLines() const;
+};
+
+/// Builds the engine a scenario starts from: its config, the clock at `config.now`, and the
+/// objects applied in file order (one `Engine::Apply`).
+absl::StatusOr<Engine> MakeScenarioEngine(const Scenario& scenario);
+
+/// Runs the steps of `scenario` on `engine` (from `MakeScenarioEngine`) and compares expectations.
+ScenarioResult RunScenarioSteps(const Scenario& scenario, Engine& engine);
+
+/// `MakeScenarioEngine` + `RunScenarioSteps`.
+ScenarioResult RunScenario(const Scenario& scenario);
+
+/// The objects the scenario defines once all its steps ran: `objects`, with every `apply` step's
+/// objects replacing earlier specs of the same object (or added at the end) and `delete`d objects
+/// removed. With `WriteEngineState` this gives the cluster's state after the scenario.
+std::vector<ObjectSpec> FinalObjects(const Scenario& scenario);
+
+/// Per step, the decisions (admitted with flavors, counts and borrowing; preempted with reason and
+/// preemptor; pending with reason and message), query results and expectation outcome — what
+/// `qm run` prints.
+std::string RenderScenarioRun(const Scenario& scenario, const ScenarioResult& result,
+                              OutputFormat format);
+
+}  // namespace qm
+
+#endif  // QM_IO_SCENARIO_H_

@@ -1,0 +1,98 @@
+// `qm explain` output.
+#include <string>
+
+#include "io/doc.h"
+#include "io/report_docs.h"
+#include "qm/core/quantity.h"
+#include "qm/core/quantity_text.h"
+#include "qm/io/explain.h"
+#include "qm/io/time_text.h"
+
+namespace qm {
+namespace {
+
+using internal::Doc;
+
+Doc AttemptDoc(const FlavorAttempt& a) {
+  Doc d = Doc::Map();
+  d.Set("podSet", Doc::Str(a.pod_set));
+  d.Set("flavor", Doc::Str(a.flavor));
+  d.Set("verdict", Doc::Str(a.verdict));
+  d.Set("chosen", Doc::Bool(a.chosen));
+  Doc reasons = Doc::List();
+  for (const std::string& r : a.reasons) reasons.Add(Doc::Str(r));
+  d.Set("reasons", std::move(reasons));
+  Doc resources = Doc::List();
+  for (const FlavorAttempt::ResourceCheck& c : a.checks) {
+    Doc r = Doc::Map();
+    r.Set("resource", Doc::Str(c.resource));
+    r.Set("requested", Doc::Str(FormatAmount(c.resource, c.requested)));
+    r.Set("available", Doc::Str(FormatLimit(c.resource, c.available)));
+    r.Set("nominal", Doc::Str(FormatAmount(c.resource, c.nominal)));
+    r.Set("potential", Doc::Str(FormatLimit(c.resource, c.potential)));
+    r.Set("borrowLevel", Doc::Int(c.borrow_level));
+    resources.Add(std::move(r.Flow()));
+  }
+  d.Set("resources", std::move(resources));
+  return d;
+}
+
+}  // namespace
+
+std::string RenderExplanation(const Engine& engine, const WorkloadExplanation& e,
+                              OutputFormat format) {
+  const WorkloadStatus& st = e.status;
+  Doc d = Doc::Map();
+  d.Set("workload", Doc::Str(st.namespace_ + "/" + st.name));
+  d.Set("state", Doc::Str(WorkloadStateName(st.state)));
+  d.Set("clusterQueue", Doc::Str(st.cluster_queue));
+  d.Set("priority", Doc::Int(st.priority));
+  d.Set("creationTimestamp", Doc::Str(FormatRfc3339(st.creation_time)));
+  if (st.state == WorkloadState::kPending) d.Set("inadmissible", Doc::Bool(st.inadmissible));
+  d.Set("reason", Doc::Str(st.reason));
+  d.Set("message", Doc::Str(st.message));
+  if (st.admission.has_value()) {
+    Doc admission = Doc::Map();
+    admission.Set("clusterQueue", Doc::Str(st.cluster_queue));
+    admission.Set("borrowing", Doc::Bool(st.admission->borrowing()));
+    if (st.quota_reserved_time.has_value()) {
+      admission.Set("quotaReservedAt", Doc::Str(FormatRfc3339(*st.quota_reserved_time)));
+    }
+    admission.Set("podSets", internal::AdmittedPodSetsDoc(*st.admission));
+    d.Set("admission", std::move(admission));
+  }
+  if (e.assignment.has_value()) {
+    Doc attempts = Doc::List();
+    for (const FlavorAttempt& a : e.assignment->attempts) attempts.Add(AttemptDoc(a));
+    d.Set("flavorsTried", std::move(attempts));
+    Doc a = Doc::Map();
+    a.Set("representativeMode", Doc::Str(AssignmentModeName(e.assignment->representative_mode)));
+    a.Set("borrowing", Doc::Bool(e.assignment->borrowing()));
+    if (!e.assignment->message.empty()) a.Set("message", Doc::Str(e.assignment->message));
+    a.Set("podSets", internal::AssignmentModesDoc(*e.assignment));
+    d.Set("assignment", std::move(a));
+  }
+  if (st.state == WorkloadState::kPending) {
+    Doc would = Doc::List();
+    for (const Preemption& p : e.would_preempt) {
+      Doc w = Doc::Map();
+      w.Set("workload", Doc::Str(engine.WorkloadName(p.victim)));
+      w.Set("reason", Doc::Str(PreemptionReasonName(p.reason)));
+      w.Set("message", Doc::Str(p.message));
+      would.Add(std::move(w));
+    }
+    d.Set("wouldPreempt", std::move(would));
+  }
+  if (!e.preempted_by.empty() || e.preemption_reason.has_value()) {
+    Doc p = Doc::Map();
+    p.Set("by", Doc::Str(e.preempted_by));
+    if (e.preemption_reason.has_value()) {
+      p.Set("reason", Doc::Str(PreemptionReasonName(*e.preemption_reason)));
+    }
+    p.Set("message", Doc::Str(e.preemption_message));
+    d.Set("preempted", std::move(p));
+  }
+  return internal::Emit(d, format);
+}
+
+}  // namespace qm

@@ -1,0 +1,94 @@
+#include "qm/io/manifest.h"
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <type_traits>
+
+#include "fmt/format.h"
+#include "io/object_reader.h"
+#include "io/yaml_cursor.h"
+#include "io/yaml_load.h"
+#include "qm/core/status.h"
+
+namespace qm {
+
+absl::StatusOr<Manifest> ReadManifestString(std::string_view yaml, std::string_view source_name) {
+  internal::LoadContext ctx{std::string(source_name)};
+  Manifest manifest;
+  std::vector<YAML::Node> docs;
+  QM_RETURN_IF_ERROR(internal::LoadYamlDocuments(yaml, ctx.file(), &docs));
+  try {
+    for (const YAML::Node& doc : docs) {
+      internal::ReadObjects(internal::Cursor::Root(&ctx, doc), &manifest.objects, &manifest.notes);
+      if (!ctx.ok()) return ctx.status();
+    }
+  } catch (const YAML::Exception& e) {
+    return internal::YamlExceptionStatus(e, ctx.file());
+  }
+  internal::CheckDuplicates(ctx, manifest.objects);
+  if (!ctx.ok()) return ctx.status();
+  return manifest;
+}
+
+absl::StatusOr<Manifest> ReadManifestFile(const std::string& path) {
+  QM_ASSIGN_OR_RETURN(std::string text, internal::ReadTextFile(path));
+  return ReadManifestString(text, path);
+}
+
+ObjectKind KindOf(const ObjectSpec& spec) {
+  return std::visit(
+      [](const auto& s) {
+        using T = std::decay_t<decltype(s)>;
+        if constexpr (std::is_same_v<T, NamespaceSpec>) return ObjectKind::kNamespace;
+        if constexpr (std::is_same_v<T, ResourceFlavorSpec>) return ObjectKind::kResourceFlavor;
+        if constexpr (std::is_same_v<T, CohortSpec>) return ObjectKind::kCohort;
+        if constexpr (std::is_same_v<T, ClusterQueueSpec>) return ObjectKind::kClusterQueue;
+        if constexpr (std::is_same_v<T, LocalQueueSpec>) return ObjectKind::kLocalQueue;
+        if constexpr (std::is_same_v<T, WorkloadPriorityClassSpec>) {
+          return ObjectKind::kWorkloadPriorityClass;
+        }
+        if constexpr (std::is_same_v<T, PriorityClassSpec>) return ObjectKind::kPriorityClass;
+        if constexpr (std::is_same_v<T, WorkloadSpec>) return ObjectKind::kWorkload;
+      },
+      spec);
+}
+
+ObjectRef RefOf(const ObjectSpec& spec) {
+  ObjectRef ref;
+  ref.kind = KindOf(spec);
+  std::visit(
+      [&](const auto& s) {
+        using T = std::decay_t<decltype(s)>;
+        ref.name = s.name;
+        if constexpr (std::is_same_v<T, LocalQueueSpec> || std::is_same_v<T, WorkloadSpec>) {
+          ref.namespace_ = s.namespace_.empty() ? "default" : s.namespace_;
+        }
+      },
+      spec);
+  return ref;
+}
+
+const char* KindName(ObjectKind kind) {
+  switch (kind) {
+    case ObjectKind::kNamespace: return "Namespace";
+    case ObjectKind::kResourceFlavor: return "ResourceFlavor";
+    case ObjectKind::kCohort: return "Cohort";
+    case ObjectKind::kClusterQueue: return "ClusterQueue";
+    case ObjectKind::kLocalQueue: return "LocalQueue";
+    case ObjectKind::kWorkloadPriorityClass: return "WorkloadPriorityClass";
+    case ObjectKind::kPriorityClass: return "PriorityClass";
+    case ObjectKind::kWorkload: return "Workload";
+  }
+  return "Unknown";
+}
+
+std::string ObjectDisplayName(const ObjectSpec& spec) {
+  const ObjectRef ref = RefOf(spec);
+  if (!ref.namespace_.empty()) {
+    return fmt::format("{}/{}/{}", KindName(ref.kind), ref.namespace_, ref.name);
+  }
+  return fmt::format("{}/{}", KindName(ref.kind), ref.name);
+}
+
+}  // namespace qm

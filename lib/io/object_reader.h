@@ -1,0 +1,50 @@
+// Turning YAML nodes into `ObjectSpec`s: the kind dispatch and the per-kind readers. Private to the
+// I/O layer; `manifest.h` and `scenario.h` are the public entry points.
+#ifndef QM_LIB_IO_OBJECT_READER_H_
+#define QM_LIB_IO_OBJECT_READER_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "io/yaml_cursor.h"
+#include "qm/io/manifest.h"
+
+namespace qm::internal {
+
+/// Which API version an object was written in; fields that differ between versions are read in
+/// both spellings, and the version only decides the few values one version rejects.
+enum class ApiVersion { kUnspecified, kCore, kScheduling, kKueueV1alpha1, kKueueV1beta1, kKueueV1beta2 };
+
+/// What every object has: the parts of `apiVersion`, `kind` and `metadata` the readers need.
+struct ObjectHeader {
+  ApiVersion version = ApiVersion::kUnspecified;
+  std::string name;
+  std::string namespace_;  ///< "default" for namespaced kinds when absent; "" otherwise
+  Labels labels;
+};
+
+/// Reads the objects in `node`: one object, a `kind: List`, or a list of objects. Appends to
+/// `objects` (with `source` set) and to `notes` for skipped kinds. Errors go to `c.ctx()`.
+void ReadObjects(const Cursor& node, std::vector<ManifestObject>* objects,
+                 std::vector<std::string>* notes);
+
+/// Reports the first object of `objects` that repeats the kind, namespace and name of an earlier
+/// one.
+void CheckDuplicates(LoadContext& ctx, const std::vector<ManifestObject>& objects);
+
+// Per-kind readers: `c` is the object's root map; the header is already read and the context's
+// object name set. Each returns a spec even after an error (the caller checks `ctx().ok()`).
+ResourceFlavorSpec ReadResourceFlavor(const Cursor& c, const ObjectHeader& h);
+ClusterQueueSpec ReadClusterQueue(const Cursor& c, const ObjectHeader& h);
+CohortSpec ReadCohort(const Cursor& c, const ObjectHeader& h);
+WorkloadSpec ReadWorkload(const Cursor& c, const ObjectHeader& h);
+
+/// `metav1.LabelSelector` (matchLabels, matchExpressions).
+LabelSelector ReadLabelSelector(const Cursor& c);
+/// `corev1.Toleration` list.
+std::vector<Toleration> ReadTolerations(const Cursor& c);
+
+}  // namespace qm::internal
+
+#endif  // QM_LIB_IO_OBJECT_READER_H_

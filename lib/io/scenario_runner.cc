@@ -1,0 +1,210 @@
+// Running a scenario's steps on an engine (docs/scenario-format.md, "Steps").
+//
+// Choices the format leaves open:
+// * Evicting workloads are released (`ConfirmAllEvicted`) once at the start of a `schedule` step
+//   when `releaseEvictedAtNextSchedule` is on, not between the cycles of `{cycles: n}` or
+//   `{untilStable: true}`: within one step, preemptors wait for `evictionDone` or the next step.
+// * Decisions are collected through `Engine::SetDecisionCallback`, which sees every cycle of the
+//   step, `untilStable` included.
+// * `messages` of an `assignFlavors` step are checked against the returned assignment's message for
+//   the queried workload (nothing was written to it), and of a `preemptionTargets` step against the
+//   returned preemption message for each target.
+#include <algorithm>
+#include <string>
+
+#include "fmt/format.h"
+#include "io/names.h"
+#include "io/scenario_diff.h"
+#include "qm/core/status.h"
+#include "qm/io/scenario.h"
+
+namespace qm {
+namespace {
+
+using internal::SplitWorkloadName;
+
+absl::Status Schedule(const ScenarioConfig& config, const ScheduleStep& step, Engine& engine,
+                      StepResult* r) {
+  if (config.release_evicted_at_next_schedule) engine.ConfirmAllEvicted();
+  std::vector<Decision> decisions;
+  engine.SetDecisionCallback([&decisions](const Decision& d) { decisions.push_back(d); });
+  if (step.until_stable) {
+    r->cycles = engine.RunUntilStable(10000);
+  } else {
+    for (int i = 0; i < step.cycles; ++i) engine.ScheduleCycle();
+    r->cycles = step.cycles;
+  }
+  engine.SetDecisionCallback(nullptr);
+  for (const Decision& d : decisions) {
+    const std::string name = engine.WorkloadName(d.workload);
+    const WorkloadStatus st = engine.GetWorkload(d.workload);
+    if (d.kind == Decision::Kind::kAdmitted) {
+      const bool seen = std::any_of(r->admitted.begin(), r->admitted.end(),
+                                    [&](const AdmittedWorkload& a) { return a.workload == name; });
+      if (!seen) r->admitted.push_back({name, st.cluster_queue, st.admission});
+    } else if (d.kind == Decision::Kind::kPreempted) {
+      r->preempted.push_back({name, d.preemptor.valid() ? engine.WorkloadName(d.preemptor) : "",
+                              d.preemption_reason, st.message});
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Execute(const ScenarioConfig& config, const ScenarioStep& step, Engine& engine,
+                     StepResult* r) {
+  const StepAction& action = step.action;
+  if (const auto* s = std::get_if<ScheduleStep>(&action)) return Schedule(config, *s, engine, r);
+  if (const auto* s = std::get_if<ApplyStep>(&action)) return ApplyManifest(engine, s->objects);
+  if (const auto* s = std::get_if<DeleteStep>(&action)) {
+    for (const ObjectRef& ref : s->refs) QM_RETURN_IF_ERROR(engine.Delete(ref));
+    return absl::OkStatus();
+  }
+  if (const auto* s = std::get_if<FinishStep>(&action)) {
+    for (const std::string& w : s->workloads) {
+      const auto [ns, name] = SplitWorkloadName(w);
+      QM_RETURN_IF_ERROR(engine.Finish(ns, name));
+    }
+    return absl::OkStatus();
+  }
+  if (const auto* s = std::get_if<EvictionDoneStep>(&action)) {
+    for (const std::string& w : s->workloads) {
+      const auto [ns, name] = SplitWorkloadName(w);
+      QM_RETURN_IF_ERROR(engine.ConfirmEvicted(ns, name));
+    }
+    return absl::OkStatus();
+  }
+  if (const auto* s = std::get_if<AdvanceStep>(&action)) return engine.SetNow(engine.Now() + s->by);
+  if (const auto* s = std::get_if<PreemptionTargetsStep>(&action)) {
+    const auto [ns, name] = SplitWorkloadName(s->workload);
+    QM_ASSIGN_OR_RETURN(std::vector<Preemption> targets,
+                        engine.PreemptionTargets(ns, name, s->cluster_queue, s->assignment));
+    r->targets.emplace();
+    for (const Preemption& p : targets) {
+      r->targets->push_back({engine.WorkloadName(p.victim),
+                             p.preemptor.valid() ? engine.WorkloadName(p.preemptor) : s->workload,
+                             p.reason, p.message});
+    }
+    return absl::OkStatus();
+  }
+  const auto& q = std::get<AssignFlavorsStep>(action);
+  const auto [ns, name] = SplitWorkloadName(q.workload);
+  QM_ASSIGN_OR_RETURN(r->assignment, engine.AssignFlavors(ns, name, q.cluster_queue));
+  return absl::OkStatus();
+}
+
+void CollectPending(const Engine& engine, StepResult* r) {
+  for (WorkloadId id : engine.Workloads()) {
+    const WorkloadStatus st = engine.GetWorkload(id);
+    if (st.state != WorkloadState::kPending) continue;
+    r->pending.push_back({engine.WorkloadName(id), st.cluster_queue, st.inadmissible, st.reason,
+                          st.message});
+  }
+  std::sort(r->pending.begin(), r->pending.end(),
+            [](const PendingWorkload& a, const PendingWorkload& b) { return a.workload < b.workload; });
+}
+
+// Prefixes an engine error with where the step is, unless it already names a file position.
+absl::Status StepError(const Scenario& scenario, const ScenarioStep& step, size_t index,
+                       const absl::Status& status) {
+  const std::string message(status.message());
+  if (message.starts_with(scenario.path + ":")) return status;
+  return absl::Status(status.code(), fmt::format("{}: steps[{}] ({}): {}", step.source, index,
+                                                 StepActionName(step.action), message));
+}
+
+}  // namespace
+
+bool ScenarioResult::passed() const {
+  if (!status.ok()) return false;
+  return std::all_of(steps.begin(), steps.end(), [](const StepResult& s) { return s.diff.empty(); });
+}
+
+std::vector<std::string> ScenarioResult::DiffLines() const {
+  std::vector<std::string> out;
+  const bool headers = steps.size() > 1;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const StepResult& s = steps[i];
+    if (s.diff.empty()) continue;
+    if (headers) out.push_back(fmt::format("  step {} ({} at {}):", i + 1, s.action, s.source));
+    for (const std::string& line : s.diff) out.push_back((headers ? "    " : "  ") + line);
+  }
+  if (!status.ok()) out.push_back(fmt::format("  error: {}", std::string(status.message())));
+  return out;
+}
+
+absl::StatusOr<Engine> MakeScenarioEngine(const Scenario& scenario) {
+  EngineConfig config;
+  config.fair_sharing = scenario.config.fair_sharing;
+  config.features = scenario.config.features;
+  Engine engine(std::move(config));
+  QM_RETURN_IF_ERROR(engine.SetNow(scenario.config.now));
+  absl::Status applied = ApplyManifest(engine, scenario.objects);
+  if (!applied.ok()) {
+    const std::string message(applied.message());
+    if (message.starts_with(scenario.path + ":")) return applied;
+    return absl::Status(applied.code(), fmt::format("{}: objects: {}", scenario.path, message));
+  }
+  return engine;
+}
+
+ScenarioResult RunScenarioSteps(const Scenario& scenario, Engine& engine) {
+  ScenarioResult result;
+  for (size_t i = 0; i < scenario.steps.size(); ++i) {
+    const ScenarioStep& step = scenario.steps[i];
+    StepResult r;
+    r.action = StepActionName(step.action);
+    r.source = step.source;
+    if (absl::Status s = Execute(scenario.config, step, engine, &r); !s.ok()) {
+      result.status = StepError(scenario, step, i, s);
+      result.steps.push_back(std::move(r));
+      break;
+    }
+    CollectPending(engine, &r);
+    if (step.expect.has_value()) {
+      r.checked = true;
+      r.diff = internal::CompareExpectations(*step.expect, step, r, engine);
+    }
+    result.steps.push_back(std::move(r));
+  }
+  return result;
+}
+
+std::vector<ObjectSpec> FinalObjects(const Scenario& scenario) {
+  std::vector<ObjectSpec> out;
+  auto same = [](const ObjectRef& a, const ObjectRef& b) {
+    return a.kind == b.kind && a.namespace_ == b.namespace_ && a.name == b.name;
+  };
+  auto upsert = [&](const ObjectSpec& spec) {
+    const ObjectRef ref = RefOf(spec);
+    for (ObjectSpec& o : out) {
+      if (same(RefOf(o), ref)) {
+        o = spec;
+        return;
+      }
+    }
+    out.push_back(spec);
+  };
+  for (const ManifestObject& o : scenario.objects) upsert(o.spec);
+  for (const ScenarioStep& step : scenario.steps) {
+    if (const auto* apply = std::get_if<ApplyStep>(&step.action)) {
+      for (const ManifestObject& o : apply->objects) upsert(o.spec);
+    } else if (const auto* del = std::get_if<DeleteStep>(&step.action)) {
+      for (const ObjectRef& ref : del->refs) {
+        std::erase_if(out, [&](const ObjectSpec& o) { return same(RefOf(o), ref); });
+      }
+    }
+  }
+  return out;
+}
+
+ScenarioResult RunScenario(const Scenario& scenario) {
+  absl::StatusOr<Engine> engine = MakeScenarioEngine(scenario);
+  if (!engine.ok()) {
+    ScenarioResult result;
+    result.status = engine.status();
+    return result;
+  }
+  return RunScenarioSteps(scenario, *engine);
+}
+
+}  // namespace qm

@@ -1,0 +1,80 @@
+// `qm explain FILE --workload ns/name`: why a workload is where it is after a scenario's steps.
+#include <iostream>
+
+#include "args.h"
+#include "command.h"
+#include "qm/io/explain.h"
+#include "qm/io/scenario.h"
+
+namespace qm::cli {
+namespace {
+
+constexpr OptionSpec kOptions[] = {{"workload", true}, {"output", true}};
+
+int RunExplain(std::span<const std::string> argv) {
+  absl::StatusOr<Args> args = ParseArgs(argv, kOptions);
+  if (!args.ok()) return UsageError(kExplainCommand, std::string(args.status().message()));
+  if (args->help) {
+    std::cout << kExplainCommand.help;
+    return 0;
+  }
+  if (args->positional.size() != 1) return UsageError(kExplainCommand, "expected one scenario file");
+  const std::optional<std::string> workload = args->Value("workload");
+  if (!workload.has_value() || workload->empty()) {
+    return UsageError(kExplainCommand, "--workload ns/name is required");
+  }
+  const std::optional<OutputFormat> format = ParseOutputFormat(args->Value("output").value_or("yaml"));
+  if (!format.has_value()) return UsageError(kExplainCommand, "--output must be yaml or json");
+  const size_t slash = workload->find('/');
+  const std::string ns = slash == std::string::npos ? "default" : workload->substr(0, slash);
+  const std::string name = slash == std::string::npos ? *workload : workload->substr(slash + 1);
+
+  absl::StatusOr<Scenario> scenario = LoadScenarioFile(args->positional[0]);
+  if (!scenario.ok()) {
+    std::cerr << scenario.status().message() << "\n";
+    return 2;
+  }
+  absl::StatusOr<Engine> engine = MakeScenarioEngine(*scenario);
+  if (!engine.ok()) {
+    std::cerr << engine.status().message() << "\n";
+    return 1;
+  }
+  const ScenarioResult result = RunScenarioSteps(*scenario, *engine);  // expectations ignored
+  if (!result.status.ok()) {
+    std::cerr << result.status.message() << "\n";
+    return 1;
+  }
+  absl::StatusOr<WorkloadExplanation> explanation = engine->Explain(ns, name);
+  if (!explanation.ok()) {
+    std::cerr << "qm explain: " << explanation.status().message() << "\n";
+    return 1;
+  }
+  std::cout << RenderExplanation(*engine, *explanation, *format);
+  return 0;
+}
+
+}  // namespace
+
+const Command kExplainCommand = {
+    "explain",
+    "Explain why a workload is pending, admitted or preempted",
+    R"(Usage: qm explain FILE --workload NAMESPACE/NAME [--output yaml|json]
+
+Runs the scenario's steps (ignoring its expectations), then explains one workload:
+  pending    its reason and message, every flavor the flavor assigner tried with its verdict and,
+             per resource, the amount requested, available now, nominal and potential (the most
+             the queue could ever get, <unlimited> when nothing limits it) and the borrow level;
+             the assignment it would get now and the workloads it would preempt
+  admitted   the flavors, counts and usage it holds and whether it borrows from the cohort
+  preempted  who preempted it, under which reason, and the message
+
+A NAME without a namespace means default/NAME.
+
+Options:
+  --workload NAMESPACE/NAME  the workload to explain (required)
+  --output yaml|json         output format (default yaml)
+)",
+    RunExplain,
+};
+
+}  // namespace qm::cli
