@@ -418,7 +418,7 @@ void EngineState::UpdateActive(ClusterQueueId id) {
     for (const PendingKey& k : *set) {
       WorkloadRecord& w = s.wl(k.id);
       if (cq.active) {
-        if (w.reason == reason::kSuspended) {
+        if (std::string_view(w.reason) == reason::kSuspended) {
           w.reason = reason::kPending;
           w.message.clear();
         }

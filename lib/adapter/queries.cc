@@ -84,6 +84,9 @@ WorkloadStatus EngineState::Status(WorkloadId id) const {
   st.inadmissible = w.place == QueuePlace::kInadmissible;
   st.reason = w.reason;
   st.message = w.message;
+  // Admissions do not store Kueue's "Quota reserved" message; it is rebuilt here from the queue.
+  if (st.message.empty() && w.admission && std::string_view(w.reason) == "QuotaReserved")
+    st.message = fmt::format("Quota reserved in ClusterQueue {}", s.cq(w.admission->cluster_queue).name);
   st.preemption_reason = w.preemption_reason;
   return st;
 }

@@ -369,10 +369,10 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec) {
     w.admission = std::move(a);
     AccountAdmission(s, id);
     w.reason = reason::kQuotaReserved;
-    w.message = fmt::format("Quota reserved in ClusterQueue {}", spec.admission->cluster_queue);
+    w.message.clear();  // formatted on demand (AdmittedMessage)
     if (w.admission->evicted) {
       const ConditionSpec* ev = TrueCondition(spec, "Evicted");
-      w.reason = ev->reason.empty() ? reason::kPreempted : ev->reason;
+      w.reason = ev->reason.empty() ? reason::kPreempted : s.InternReason(ev->reason);
       if (!ev->message.empty()) w.message = ev->message;
     }
     return id;
@@ -427,7 +427,7 @@ absl::Status EngineState::ConfirmEvicted(WorkloadId id) {
     w.queue_time = evicted_at + Duration::Milliseconds(1);
   if (w.active) {
     w.state = WorkloadState::kPending;
-    if (w.reason == reason::kPreempted) w.reason = reason::kPendingEvaluation;
+    if (std::string_view(w.reason) == reason::kPreempted) w.reason = reason::kPendingEvaluation;
     Enqueue(s, id);
   } else {
     w.state = WorkloadState::kInactive;

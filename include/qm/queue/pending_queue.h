@@ -206,7 +206,6 @@ inline WorkloadId PopHead(ClusterState& s, ClusterQueueId cq_id) {
   cq.heap.erase(PendingKeyOf(s, id));
   WorkloadRecord& w = s.wl(id);
   w.place = QueuePlace::kInflight;
-  w.pops = s.cycle;
   return id;
 }
 

@@ -85,7 +85,8 @@ struct PodSetResult {
 
 /// A workload's assignment in one ClusterQueue.
 struct AssignmentResult {
-  std::vector<PodSetResult> pod_sets;
+  /// Inline for the common single-pod-set workload: computing an assignment allocates nothing.
+  boost::container::small_vector<PodSetResult, 1> pod_sets;
   int borrow = 0;
   FrUsage usage;  ///< accumulated total per FR over every chosen flavor
   NoFitReason nofit_reason = NoFitReason::kNone;

@@ -585,7 +585,7 @@ class Scheduler {
     w.scan.reset();
     AccountAdmission(s_, e.wl);
     w.reason = reason::kQuotaReserved;
-    w.message = fmt::format("Quota reserved in ClusterQueue {}", s_.cq(e.cq).name);
+    w.message.clear();  // formatted on demand (AdmittedMessage): admissions allocate no string
     e.admitted = true;
     ++result_.admitted;
     Emit(Decision{Decision::Kind::kAdmitted, e.wl, e.cq, WorkloadId(), PreemptionReason::kInClusterQueue});

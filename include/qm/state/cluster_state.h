@@ -13,6 +13,7 @@
 #include "absl/container/btree_set.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/container/node_hash_set.h"
 #include "absl/hash/hash.h"
 #include "boost/container/small_vector.hpp"
 #include "qm/core/ids.h"
@@ -221,6 +222,11 @@ class ClusterState {
 
   uint64_t next_seq = 1;
   uint64_t cycle = 0;
+  /// Condition reasons that are not `reason::` constants (from loaded conditions), with stable
+  /// addresses for `WorkloadRecord::reason`.
+  absl::node_hash_set<std::string> reason_pool;
+
+  const char* InternReason(std::string_view r) { return reason_pool.emplace(r).first->c_str(); }
   /// Workloads a cycle has set aside (victims removed while recomputing an overlapping
   /// assignment, §4.7): not preemption candidates while listed. Lookup only.
   absl::flat_hash_set<WorkloadId> excluded_candidates;

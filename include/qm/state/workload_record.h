@@ -59,7 +59,7 @@ struct AdmissionRecord {
     ResourceList usage;
   };
   ClusterQueueId cluster_queue;
-  std::vector<PodSet> pod_sets;
+  boost::container::small_vector<PodSet, 1> pod_sets;
   /// Σ usage per FR: exactly what was added to the quota tree.
   FrUsage usage;
   int borrow_level = 0;
@@ -139,14 +139,17 @@ struct WorkloadRecord {
   uint64_t seq = 0;  ///< submission order; the final tie-break everywhere
   ClusterQueueId queued_in;  ///< CQ whose queue holds it (when place != kNone)
   // Status.
-  std::string reason;   ///< Kueue condition reason of the latest status
-  std::string message;  ///< latest status message
+  /// Kueue condition reason of the latest status: a `reason::` constant or a string interned by
+  /// `ClusterState::InternReason` (never owned here: 8 bytes instead of a std::string's 32).
+  const char* reason = "";
+  /// Latest status message. Empty with reason QuotaReserved: the admission message is formatted
+  /// when asked for (`AdmittedMessage`), so an admission allocates no string.
+  std::string message;
   std::unique_ptr<AdmissionRecord> admission;
   std::unique_ptr<ScanProgress> scan;
   // Preemption bookkeeping.
   std::optional<PreemptionReason> preemption_reason;
   WorkloadId preempted_by;
-  uint64_t pops = 0;  ///< times popped as a head (cycle number of the last pop)
   bool deleted = false;
 
   const std::string& uid() const {
