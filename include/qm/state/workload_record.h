@@ -8,6 +8,8 @@
 #ifndef QM_STATE_WORKLOAD_RECORD_H_
 #define QM_STATE_WORKLOAD_RECORD_H_
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -49,8 +51,66 @@ struct WorkloadShape {
 };
 using ShapeId = uint32_t;
 
+namespace internal {
+/// Fixed-size blocks carved from 64 KiB chunks, recycled through a free list. Admission records
+/// come and go with every admission and release; this keeps malloc (and its fragmentation) out of
+/// the cycle. One pool per thread, so engines on different threads never share one; blocks are
+/// kept for reuse, not returned to the system.
+template <size_t kSize>
+class BlockPool {
+ public:
+  static void* Allocate() {
+    BlockPool& p = Instance();
+    if (Free* b = p.free_) {
+      p.free_ = b->next;
+      return b;
+    }
+    if (p.next_ == p.end_) p.Grow();  // carve lazily: untouched blocks cost no page faults
+    void* b = p.next_;
+    p.next_ += kBlock;
+    return b;
+  }
+  static void Release(void* block) {
+    BlockPool& p = Instance();
+    Free* b = static_cast<Free*>(block);
+    b->next = p.free_;
+    p.free_ = b;
+  }
+
+ private:
+  struct Free {
+    Free* next;
+  };
+  static constexpr size_t kBlock = (kSize + alignof(std::max_align_t) - 1) / alignof(std::max_align_t) *
+                                   alignof(std::max_align_t);
+  static constexpr size_t kPerChunk = std::max<size_t>(1, 65536 / kBlock);
+  static BlockPool& Instance() {
+    thread_local BlockPool pool;
+    return pool;
+  }
+  void Grow() {
+    chunks_.push_back(std::make_unique_for_overwrite<std::max_align_t[]>(kBlock * kPerChunk / sizeof(std::max_align_t)));
+    next_ = reinterpret_cast<char*>(chunks_.back().get());
+    end_ = next_ + kBlock * kPerChunk;
+  }
+  Free* free_ = nullptr;
+  char* next_ = nullptr;
+  char* end_ = nullptr;
+  std::vector<std::unique_ptr<std::max_align_t[]>> chunks_;
+};
+}  // namespace internal
+
 /// What a workload holds while it has quota.
 struct AdmissionRecord {
+  static void* operator new(size_t n) {
+    return n == sizeof(AdmissionRecord) ? internal::BlockPool<sizeof(AdmissionRecord)>::Allocate()
+                                        : ::operator new(n);
+  }
+  static void operator delete(void* p, size_t n) {
+    if (n == sizeof(AdmissionRecord)) internal::BlockPool<sizeof(AdmissionRecord)>::Release(p);
+    else ::operator delete(p);
+  }
+
   struct PodSet {
     int32_t count = 0;
     /// resource → flavor, sorted by resource.
