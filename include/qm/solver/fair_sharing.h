@@ -61,45 +61,100 @@ class FairPreemption {
   }
 
  private:
-  // The remaining candidates of one ClusterQueue, in §5.5 order.
+  // Which workloads of a queue may be preempted, given the preemptor's policy.
+  enum class Allow : uint8_t { kAll, kLowerPriority, kLowerOrNewerEqualPriority };
+
+  // The remaining candidates of one ClusterQueue, in §5.5 order. A queue is read lazily from its
+  // ordered candidate sets (evicting, then admitted), so a search touches only the candidates it
+  // examines; the second strategy's queues are explicit lists.
   struct Queue {
     ClusterQueueId cq;
-    NodeIndex node;
-    std::vector<WorkloadId> candidates;
-    size_t next = 0;
+    NodeIndex node = kNoNode;
+    Allow allow = Allow::kAll;
+    bool lazy = true;
     bool pruned = false;
-    bool has_next() const { return next < candidates.size(); }
+    // Lazy source.
+    const CandidateSet* sets[2] = {nullptr, nullptr};
+    int set = 0;
+    CandidateSet::const_iterator it;
+    bool peeked = false;
+    WorkloadId head;
+    // Explicit list.
+    std::vector<WorkloadId> list;
+    size_t next = 0;
   };
+
+  bool Eligible(const Queue& q, WorkloadId id, bool* stop) const {
+    const WorkloadRecord& c = s_.wl(id);
+    // Candidates come lowest priority first: once one is too important, so are the rest of its set.
+    switch (q.allow) {
+      case Allow::kAll: break;
+      case Allow::kLowerPriority:
+        if (c.priority >= p_->priority) return *stop = true, false;
+        break;
+      case Allow::kLowerOrNewerEqualPriority:
+        if (c.priority > p_->priority) return *stop = true, false;
+        if (c.priority == p_->priority && !(p_->queue_time < c.queue_time)) return false;
+        break;
+    }
+    if (c.admission->admitted_cycle != 0 && c.admission->admitted_cycle == s_.cycle) return false;
+    if (s_.excluded_candidates.contains(id)) return false;
+    return UsesAnyFr(c.admission->usage, req_->frs);
+  }
+
+  // Positions the queue on its next eligible candidate; false when it has none left.
+  bool HasNext(Queue& q) const {
+    if (!q.lazy) return q.next < q.list.size();
+    if (q.peeked) return true;
+    while (q.set < 2) {
+      if (q.sets[q.set] == nullptr || q.it == q.sets[q.set]->end()) {
+        if (++q.set < 2 && q.sets[q.set] != nullptr) q.it = q.sets[q.set]->begin();
+        continue;
+      }
+      const WorkloadId id = q.it->id;
+      ++q.it;
+      bool stop = false;
+      if (Eligible(q, id, &stop)) {
+        q.head = id;
+        q.peeked = true;
+        return true;
+      }
+      if (stop) q.it = q.sets[q.set]->end();
+    }
+    return false;
+  }
+  WorkloadId Peek(Queue& q) const { return q.lazy ? q.head : q.list[q.next]; }  // after HasNext
+  WorkloadId Pop(Queue& q) const {
+    if (!q.lazy) return q.list[q.next++];
+    q.peeked = false;
+    return q.head;
+  }
 
   bool IsOwn(ClusterQueueId cq) const { return cq == req_->cq; }
 
   void Collect() {
     const auto& pol = cq_->spec.preemption;
-    auto eligible = [&](WorkloadId id) {
-      const WorkloadRecord& c = s_.wl(id);
-      if (c.admission->admitted_cycle != 0 && c.admission->admitted_cycle == s_.cycle) return false;
-      if (s_.excluded_candidates.contains(id)) return false;
-      return UsesAnyFr(c.admission->usage, req_->frs);
-    };
-    auto add_queue = [&](ClusterQueueId id, auto allowed) {
+    auto add_queue = [&](ClusterQueueId id, Allow allow) {
       const ClusterQueueState& q = s_.cq(id);
-      Queue entry{id, q.node, {}, 0, false};
-      for (const CandidateSet* set : {&q.evicting, &q.admitted})
-        for (const CandidateKey& k : *set)
-          if (allowed(s_.wl(k.id)) && eligible(k.id)) entry.candidates.push_back(k.id);
-      if (!entry.candidates.empty()) queues_.push_back(std::move(entry));
+      Queue entry;
+      entry.cq = id;
+      entry.node = q.node;
+      entry.allow = allow;
+      entry.sets[0] = &q.evicting;
+      entry.sets[1] = &q.admitted;
+      entry.it = q.evicting.begin();
+      if (HasNext(entry)) queues_.push_back(std::move(entry));
     };
-    if (pol.within_cluster_queue != WithinClusterQueuePolicy::kNever) {
-      add_queue(req_->cq, [&](const WorkloadRecord& c) {
-        switch (pol.within_cluster_queue) {
-          case WithinClusterQueuePolicy::kLowerPriority: return c.priority < p_->priority;
-          case WithinClusterQueuePolicy::kLowerOrNewerEqualPriority:
-            return c.priority < p_->priority || (c.priority == p_->priority && p_->queue_time < c.queue_time);
-          default: return false;
-        }
-      });
+    switch (pol.within_cluster_queue) {
+      case WithinClusterQueuePolicy::kLowerPriority: add_queue(req_->cq, Allow::kLowerPriority); break;
+      case WithinClusterQueuePolicy::kLowerOrNewerEqualPriority:
+        add_queue(req_->cq, Allow::kLowerOrNewerEqualPriority);
+        break;
+      default: break;
     }
     if (s_.tree.parent(self_) == kNoNode || pol.reclaim_within_cohort == ReclaimWithinCohortPolicy::kNever) return;
+    const Allow reclaim =
+        pol.reclaim_within_cohort == ReclaimWithinCohortPolicy::kAny ? Allow::kAll : Allow::kLowerPriority;
     // Every other queue of the root tree that borrows on a contested FR.
     std::vector<NodeIndex> stack{s_.tree.Root(self_)};
     while (!stack.empty()) {
@@ -114,10 +169,7 @@ class FairPreemption {
       if (id == req_->cq || !s_.cq(id).active) continue;
       bool borrows = false;
       for (FrId fr : req_->frs) borrows = borrows || s_.tree.Borrows(n, fr);
-      if (!borrows) continue;
-      add_queue(id, [&](const WorkloadRecord& c) {
-        return pol.reclaim_within_cohort == ReclaimWithinCohortPolicy::kAny || c.priority < p_->priority;
-      });
+      if (borrows) add_queue(id, reclaim);
     }
   }
 
@@ -176,7 +228,7 @@ class FairPreemption {
   Queue* NextTarget() {
     if (s_.tree.parent(self_) == kNoNode) {
       Queue* own = FindQueue(self_);
-      return own != nullptr && own->has_next() && !own->pruned ? own : nullptr;
+      return own != nullptr && !own->pruned && HasNext(*own) ? own : nullptr;
     }
     const NodeIndex root = s_.tree.Root(self_);
     for (;;) {
@@ -192,7 +244,7 @@ class FairPreemption {
           if (node.is_cluster_queue) {
             Queue* q = FindQueue(child);
             if (q == nullptr || q->pruned) continue;
-            if (!q->has_next() || (!s_.tree.BorrowsAny(child) && child != self_)) {
+            if (!HasNext(*q) || (!s_.tree.BorrowsAny(child) && child != self_)) {
               q->pruned = true;
               continue;
             }
@@ -203,7 +255,7 @@ class FairPreemption {
               continue;
             }
             const auto cmp = CompareShare(sh, best_q_share);
-            if (cmp > 0 || (cmp == 0 && CandidateLess(q->candidates[q->next], best_q->candidates[best_q->next]))) {
+            if (cmp > 0 || (cmp == 0 && CandidateLess(Peek(*q), Peek(*best_q)))) {
               best_q = q;
               best_q_share = sh;
             }
@@ -257,12 +309,12 @@ class FairPreemption {
     }
     while (Queue* t = NextTarget()) {
       if (t->cq == req_->cq) {
-        Take(t->candidates[t->next++], PreemptionReason::kInClusterQueue);
+        Take(Pop(*t), PreemptionReason::kInClusterQueue);
         if (FitsNow()) return true;
         continue;
       }
       if (within_nominal) {
-        Take(t->candidates[t->next++], PreemptionReason::kInCohortReclamation);
+        Take(Pop(*t), PreemptionReason::kInCohortReclamation);
         if (FitsNow()) return true;
         continue;
       }
@@ -270,11 +322,11 @@ class FairPreemption {
       const NodeIndex t_top = AlmostLca(t->node, self_);
       const Share t_old = NodeShare(s_, t_top);
       if (p_new.is_infinite() && !t_old.is_infinite()) {
-        while (t->has_next()) retry_.push_back(t->candidates[t->next++]);
+        while (HasNext(*t)) retry_.push_back(Pop(*t));
         continue;
       }
-      while (t->has_next()) {
-        const WorkloadId c = t->candidates[t->next++];
+      while (HasNext(*t)) {
+        const WorkloadId c = Pop(*t);
         SimulateRemoval(s_, c);
         const Share t_new = NodeShare(s_, t_top);
         UndoRemoval(s_, c);
@@ -296,13 +348,17 @@ class FairPreemption {
       const ClusterQueueId cq = s_.wl(id).admission->cluster_queue;
       auto it = std::find_if(retry_queues.begin(), retry_queues.end(), [&](const Queue& q) { return q.cq == cq; });
       if (it == retry_queues.end()) {
-        retry_queues.push_back(Queue{cq, s_.cq(cq).node, {}, 0, false});
+        Queue q;
+        q.cq = cq;
+        q.node = s_.cq(cq).node;
+        q.lazy = false;
+        retry_queues.push_back(std::move(q));
         it = retry_queues.end() - 1;
       }
-      it->candidates.push_back(id);
+      it->list.push_back(id);
     }
     for (auto& q : retry_queues)
-      std::stable_sort(q.candidates.begin(), q.candidates.end(),
+      std::stable_sort(q.list.begin(), q.list.end(),
                        [&](WorkloadId a, WorkloadId b) { return CandidateLess(a, b); });
     queues_ = std::move(retry_queues);
     IndexQueues();
@@ -310,7 +366,7 @@ class FairPreemption {
     while (Queue* t = NextTarget()) {
       const Share p_new = NodeShare(s_, AlmostLca(self_, t->node));
       const Share t_old = NodeShare(s_, AlmostLca(t->node, self_));
-      const WorkloadId c = t->candidates[t->next];
+      const WorkloadId c = Peek(*t);
       t->pruned = true;
       if (Strategy(1, p_new, t_old, t_old)) {
         Take(c, PreemptionReason::kInCohortFairSharing);
