@@ -1,5 +1,6 @@
 #include "io/scenario_diff.h"
 
+#include <limits>
 #include <algorithm>
 #include <map>
 #include <set>
@@ -329,6 +330,20 @@ std::vector<std::string> CompareExpectations(const Expectations& expect, const S
     if (got.find(want) == std::string::npos) {
       out.push_back(fmt::format("messages.{}: expected to contain {}, got {}", workload,
                                 JsonString(want), JsonString(got)));
+    }
+  }
+  for (const auto& [name, want] : expect.weighted_shares) {
+    std::optional<int64_t> got;
+    if (absl::StatusOr<ClusterQueueStatus> cq = engine.GetClusterQueue(name); cq.ok()) {
+      got = cq->weighted_share;
+    } else if (absl::StatusOr<CohortStatus> co = engine.GetCohort(name); co.ok()) {
+      got = co->weighted_share;
+    }
+    auto text = [](int64_t v) { return v == std::numeric_limits<int64_t>::max() ? std::string("max") : std::to_string(v); };
+    if (!got.has_value()) {
+      out.push_back(fmt::format("weightedShares.{}: no ClusterQueue or Cohort of that name", name));
+    } else if (*got != want) {
+      out.push_back(fmt::format("weightedShares.{}: expected {}, got {}", name, text(want), text(*got)));
     }
   }
   if (expect.usage.has_value()) {

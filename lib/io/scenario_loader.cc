@@ -411,7 +411,7 @@ class ScenarioReader {
     e.source = ctx_->Where(c.line());
     if (!c.ExpectMap()) return e;
     c.CheckKeys({"admitted", "admissions", "preempted", "pending", "inadmissible", "targets",
-                 "assignment", "representativeMode", "borrowing", "messages", "usage"});
+                 "assignment", "representativeMode", "borrowing", "messages", "usage", "weightedShares"});
     if (!ctx_->ok()) return e;
     const bool targets_step = std::holds_alternative<PreemptionTargetsStep>(action);
     const bool assign_step = std::holds_alternative<AssignFlavorsStep>(action);
@@ -460,6 +460,19 @@ class ScenarioReader {
       const std::string message = text.RequiredString();
       if (!ctx_->ok()) return e;
       e.messages[name] = message;
+    }
+    for (const auto& [name, value] : c["weightedShares"].Entries()) {
+      const std::optional<std::string> text = value.OptString();
+      if (text.has_value() && *text == "max") {
+        e.weighted_shares[name] = std::numeric_limits<int64_t>::max();
+        continue;
+      }
+      const std::optional<int64_t> v = value.OptInt(0, std::numeric_limits<int64_t>::max());
+      if (!v.has_value()) {
+        if (ctx_->ok()) value.Fail("expected a non-negative integer or \"max\"");
+        return e;
+      }
+      e.weighted_shares[name] = *v;
     }
     if (c.Has("usage")) {
       e.usage.emplace();

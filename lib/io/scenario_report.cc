@@ -1,4 +1,5 @@
 // `qm run` output: per step, what the engine decided.
+#include <limits>
 #include <string>
 
 #include "io/doc.h"
@@ -113,6 +114,20 @@ Doc StepDoc(size_t index, const StepResult& s) {
       pending.Add(std::move(w));
     }
     d.Set("pending", std::move(pending));
+  }
+  if (!s.cluster_queue_shares.empty() || !s.cohort_shares.empty()) {
+    // Kueue's status.fairSharing.weightedShare; "max" for a zero-weight queue that borrows.
+    auto share = [](int64_t v) {
+      return v == std::numeric_limits<int64_t>::max() ? Doc::Str("max") : Doc::Int(v);
+    };
+    Doc cqs = Doc::Map();
+    for (const auto& [name, v] : s.cluster_queue_shares) cqs.Set(name, share(v));
+    Doc cohorts = Doc::Map();
+    for (const auto& [name, v] : s.cohort_shares) cohorts.Set(name, share(v));
+    Doc fs = Doc::Map();
+    fs.Set("clusterQueues", std::move(cqs.Flow()));
+    fs.Set("cohorts", std::move(cohorts.Flow()));
+    d.Set("weightedShares", std::move(fs));
   }
   if (s.checked) {
     d.Set("expectations", Doc::Str(s.diff.empty() ? "passed" : "failed"));

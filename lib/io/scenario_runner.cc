@@ -103,6 +103,16 @@ void CollectPending(const Engine& engine, StepResult* r) {
             [](const PendingWorkload& a, const PendingWorkload& b) { return a.workload < b.workload; });
 }
 
+void CollectShares(const Engine& engine, StepResult* r) {
+  if (!engine.config().fair_sharing.enabled) return;
+  for (const std::string& cq : engine.ClusterQueues())
+    if (absl::StatusOr<ClusterQueueStatus> st = engine.GetClusterQueue(cq); st.ok())
+      r->cluster_queue_shares.emplace_back(cq, st->weighted_share);
+  for (const std::string& co : engine.Cohorts())
+    if (absl::StatusOr<CohortStatus> st = engine.GetCohort(co); st.ok())
+      r->cohort_shares.emplace_back(co, st->weighted_share);
+}
+
 // Prefixes an engine error with where the step is, unless it already names a file position.
 absl::Status StepError(const Scenario& scenario, const ScenarioStep& step, size_t index,
                        const absl::Status& status) {
@@ -160,6 +170,7 @@ ScenarioResult RunScenarioSteps(const Scenario& scenario, Engine& engine) {
       break;
     }
     CollectPending(engine, &r);
+    CollectShares(engine, &r);
     if (step.expect.has_value()) {
       r.checked = true;
       r.diff = internal::CompareExpectations(*step.expect, step, r, engine);

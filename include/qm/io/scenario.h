@@ -127,6 +127,9 @@ struct Expectations {
   std::map<std::string, std::string> messages;
   /// ClusterQueue → flavor → resource → amount in base units; zero amounts are dropped.
   std::optional<std::map<std::string, std::map<std::string, std::map<std::string, int64_t>>>> usage;
+  /// `weightedShares:` ClusterQueue or Cohort name → Kueue's `status.fairSharing.weightedShare`
+  /// (an integer; `max` for a zero-weight borrower). Only the listed names are compared.
+  std::map<std::string, int64_t> weighted_shares;
 };
 
 /// One step: an action and what must hold after it.
@@ -194,6 +197,10 @@ struct StepResult {
   std::optional<std::vector<PreemptedWorkload>> targets;
   /// Result of an `assignFlavors` step.
   std::optional<Assignment> assignment;
+  /// With fair sharing enabled: the weighted share of every ClusterQueue and Cohort after the
+  /// step, by name.
+  std::vector<std::pair<std::string, int64_t>> cluster_queue_shares;
+  std::vector<std::pair<std::string, int64_t>> cohort_shares;
   bool checked = false;  ///< the step had `expect:`
   /// One line per mismatch, e.g. `pending.eng-alpha: expected [eng-alpha/a], got []`; sorted.
   std::vector<std::string> diff;
