@@ -1,4 +1,5 @@
 // `qm explain` output.
+#include <limits>
 #include <string>
 
 #include "io/doc.h"
@@ -82,6 +83,24 @@ std::string RenderExplanation(const Engine& engine, const WorkloadExplanation& e
       would.Add(std::move(w));
     }
     d.Set("wouldPreempt", std::move(would));
+  }
+  if (engine.config().fair_sharing.enabled && !st.cluster_queue.empty()) {
+    // The fair-sharing standing of the workload's queue and of every cohort above it.
+    auto share = [](int64_t v) {
+      return v == std::numeric_limits<int64_t>::max() ? Doc::Str("max") : Doc::Int(v);
+    };
+    Doc fs = Doc::Map();
+    if (absl::StatusOr<ClusterQueueStatus> cq = engine.GetClusterQueue(st.cluster_queue); cq.ok()) {
+      fs.Set(st.cluster_queue, share(cq->weighted_share));
+      std::string cohort = cq->cohort;
+      for (int depth = 0; !cohort.empty() && depth < 64; ++depth) {
+        absl::StatusOr<CohortStatus> co = engine.GetCohort(cohort);
+        if (!co.ok()) break;
+        fs.Set(cohort, share(co->weighted_share));
+        cohort = co->parent;
+      }
+    }
+    d.Set("weightedShares", std::move(fs.Flow()));
   }
   if (!e.preempted_by.empty() || e.preemption_reason.has_value()) {
     Doc p = Doc::Map();
