@@ -45,7 +45,7 @@ inline uint64_t EquivalenceKey(const ClusterState& s, const WorkloadRecord& w) {
 
 inline PendingKey PendingKeyOf(const ClusterState& s, WorkloadId id) {
   const WorkloadRecord& w = s.wl(id);
-  return PendingKey{w.priority, w.queue_time.us, &w.uid(), w.seq, id};
+  return PendingKey{w.priority, id, w.queue_time.us, &w.uid(), w.seq};
 }
 
 inline uint64_t UnqueuedKey(const WorkloadRecord& w, WorkloadId id) { return (w.seq << 32) | id.value; }

@@ -50,12 +50,13 @@ struct CqResourceGroup {
 ///   1. higher priority first;  2. earlier queue-order timestamp;  3. smaller UID;
 ///   4. earlier submission (`seq`, unique).
 /// The sticky preemptor is handled outside the set (it is taken first when present).
+// Keys are packed to 32 bytes (priority and id share a word) so a 256-byte btree node holds more.
 struct PendingKey {
   int32_t priority;
+  WorkloadId id;
   int64_t queue_time_us;
   const std::string* uid;  ///< points into the workload's extras, or to a shared empty string
   uint64_t seq;
-  WorkloadId id;
 };
 struct PendingOrder {
   bool operator()(const PendingKey& a, const PendingKey& b) const {
@@ -74,10 +75,10 @@ using PendingSet = absl::btree_set<PendingKey, PendingOrder>;
 ///   4. earlier submission (`seq`, unique).
 struct CandidateKey {
   int32_t priority;
+  WorkloadId id;
   int64_t reserved_us;
   const std::string* uid;
   uint64_t seq;
-  WorkloadId id;
 };
 struct CandidateOrder {
   bool operator()(const CandidateKey& a, const CandidateKey& b) const {
