@@ -21,6 +21,7 @@ struct Command {
 extern const Command kCheckCommand;
 extern const Command kRunCommand;
 extern const Command kExplainCommand;
+extern const Command kPerfCommand;
 
 /// Prints `qm <command>: <message>` and a pointer to the help to stderr; returns 2.
 int UsageError(const Command& command, std::string_view message);

@@ -108,7 +108,7 @@ inline ParseOutcome ParseMagnitude(std::string_view text, int unit_exp10, bool* 
     const size_t pos = kBinary.find(suffix[0]);
     if (pos == std::string_view::npos) return ParseOutcome::kMalformed;
     exp2 = 10 * static_cast<int>(pos + 1);
-  } else if (suffix.size() == 1 && suffix[0] != 'e' && suffix[0] != 'E') {
+  } else if (suffix.size() == 1 && suffix[0] != 'e') {  // a lone "E" is exa (10^18), as in Kubernetes
     switch (suffix[0]) {
       case 'n': exp10 -= 9; break;
       case 'u': exp10 -= 6; break;
