@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "fmt/format.h"
+#include "hyperpod/expand.h"
 #include "io/object_reader.h"
 #include "io/yaml_cursor.h"
 #include "io/yaml_load.h"
@@ -16,15 +17,25 @@ namespace qm {
 absl::StatusOr<Manifest> ReadManifestString(std::string_view yaml, std::string_view source_name) {
   internal::LoadContext ctx{std::string(source_name)};
   Manifest manifest;
+  hyperpod::PolicySet policies;
   std::vector<YAML::Node> docs;
   QM_RETURN_IF_ERROR(internal::LoadYamlDocuments(yaml, ctx.file(), &docs));
   try {
     for (const YAML::Node& doc : docs) {
-      internal::ReadObjects(internal::Cursor::Root(&ctx, doc), &manifest.objects, &manifest.notes);
+      internal::ReadObjects(internal::Cursor::Root(&ctx, doc), &manifest.objects, &manifest.notes,
+                            &policies);
       if (!ctx.ok()) return ctx.status();
     }
   } catch (const YAML::Exception& e) {
     return internal::YamlExceptionStatus(e, ctx.file());
+  }
+  if (!policies.empty()) {
+    QM_ASSIGN_OR_RETURN(hyperpod::internal::Expansion expansion, hyperpod::internal::Expand(policies));
+    QM_RETURN_IF_ERROR(hyperpod::internal::CheckWorkloads(expansion.governance, manifest.objects));
+    manifest.objects.insert(manifest.objects.begin(),
+                            std::make_move_iterator(expansion.objects.begin()),
+                            std::make_move_iterator(expansion.objects.end()));
+    manifest.fair_sharing = expansion.fair_sharing;
   }
   internal::CheckDuplicates(ctx, manifest.objects);
   if (!ctx.ok()) return ctx.status();

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "fmt/format.h"
+#include "hyperpod/policy_reader_internal.h"
 
 namespace qm::internal {
 namespace {
@@ -159,7 +160,7 @@ PriorityClassSpec ReadPriorityClass(const Cursor& c, const ObjectHeader& h) {
 // Reads one object map (not a List) and appends it. Field paths in errors are relative to the
 // object (`spec.queueName`), which the error names anyway.
 void ReadOne(const Cursor& at, std::vector<ManifestObject>* objects,
-             std::vector<std::string>* notes) {
+             std::vector<std::string>* notes, hyperpod::PolicySet* policies) {
   const Cursor c(&at.ctx(), at.node(), "", at.line());
   LoadContext& ctx = c.ctx();
   ctx.set_object("");
@@ -172,6 +173,12 @@ void ReadOne(const Cursor& at, std::vector<ManifestObject>* objects,
   const Cursor kind_cursor = c["kind"];
   const std::string kind = kind_cursor.RequiredString();
   if (!ctx.ok()) return;
+  if (hyperpod::internal::IsPolicyKind(kind)) {
+    // HyperPod policies expand into Kueue objects once the whole list is read.
+    ctx.FailRaw(hyperpod::internal::ReadPolicyObject(hyperpod::internal::FromYaml(c.node(), c.line()),
+                                                     ctx.file(), policies));
+    return;
+  }
   const KindInfo* info = FindKind(kind);
   const bool kueue_group = api_version.starts_with(kKueueGroup);
   if (info == nullptr) {
@@ -223,10 +230,10 @@ void ReadOne(const Cursor& at, std::vector<ManifestObject>* objects,
 }  // namespace
 
 void ReadObjects(const Cursor& node, std::vector<ManifestObject>* objects,
-                 std::vector<std::string>* notes) {
+                 std::vector<std::string>* notes, hyperpod::PolicySet* policies) {
   if (node.is_sequence()) {
     for (const Cursor& item : node.Items()) {
-      ReadObjects(item, objects, notes);
+      ReadObjects(item, objects, notes, policies);
       if (!node.ctx().ok()) return;
     }
     return;
@@ -237,12 +244,12 @@ void ReadObjects(const Cursor& node, std::vector<ManifestObject>* objects,
     if (!items.present()) return;
     if (!items.ExpectSequence()) return;
     for (const Cursor& item : items.Items()) {
-      ReadOne(item, objects, notes);
+      ReadOne(item, objects, notes, policies);
       if (!node.ctx().ok()) return;
     }
     return;
   }
-  ReadOne(node, objects, notes);
+  ReadOne(node, objects, notes, policies);
 }
 
 void CheckDuplicates(LoadContext& ctx, const std::vector<ManifestObject>& objects) {

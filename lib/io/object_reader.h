@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "io/yaml_cursor.h"
+#include "qm/hyperpod/policy.h"
 #include "qm/io/manifest.h"
 
 namespace qm::internal {
@@ -25,9 +26,11 @@ struct ObjectHeader {
 };
 
 /// Reads the objects in `node`: one object, a `kind: List`, or a list of objects. Appends to
-/// `objects` (with `source` set) and to `notes` for skipped kinds. Errors go to `c.ctx()`.
+/// `objects` (with `source` set) and to `notes` for skipped kinds. Objects of the HyperPod policy
+/// kinds (ClusterSchedulerConfig, ComputeQuota, HyperPodCluster) go to `policies`; the caller
+/// expands them (hyperpod_expand.h). Errors go to `c.ctx()`.
 void ReadObjects(const Cursor& node, std::vector<ManifestObject>* objects,
-                 std::vector<std::string>* notes);
+                 std::vector<std::string>* notes, hyperpod::PolicySet* policies);
 
 /// Reports the first object of `objects` that repeats the kind, namespace and name of an earlier
 /// one.

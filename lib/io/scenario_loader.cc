@@ -8,6 +8,7 @@
 #include <string>
 
 #include "fmt/format.h"
+#include "hyperpod/expand.h"
 #include "io/object_reader.h"
 #include "io/quantity_fields.h"
 #include "io/yaml_cursor.h"
@@ -71,6 +72,8 @@ class ScenarioReader {
     }
     ReadConfig(root["config"], &s->config);
     if (!ctx_->ok()) return;
+    config_ = &s->config;
+    fair_sharing_cursor_ = root["config"]["fairSharing"]["enable"];
     ReadObjectList(root["objects"], &s->objects, &s->notes);
     if (!ctx_->ok()) return;
     const Cursor steps = root["steps"];
@@ -140,13 +143,59 @@ class ScenarioReader {
     if (!c.present()) return;
     if (!c.ExpectSequence()) return;
     const size_t first = objects->size();
-    internal::ReadObjects(c, objects, notes);
+    hyperpod::PolicySet policies;
+    internal::ReadObjects(c, objects, notes, &policies);
     ctx_->set_object("");
     if (!ctx_->ok()) return;
+    if (!policies.empty()) ExpandPolicies(c, std::move(policies), objects, first);
+    if (!ctx_->ok()) return;
+    if (!policies_.empty()) {
+      ctx_->FailRaw(hyperpod::internal::CheckWorkloads(
+          governance_, std::span<const ManifestObject>(objects->data() + first, objects->size() - first)));
+      if (!ctx_->ok()) return;
+    }
     std::vector<ManifestObject> batch(objects->begin() + static_cast<std::ptrdiff_t>(first),
                                       objects->end());
     internal::CheckDuplicates(*ctx_, batch);
     for (const ManifestObject& o : batch) Define(o.spec);
+  }
+
+  // HyperPod policies of an object list (hyperpod-mapping.md): merged into the scenario's policies
+  // so far (an allocation of the same name is an update), translated, and the Kueue objects placed
+  // before the list's own objects. The first ClusterSchedulerConfig decides Kueue's fair sharing
+  // unless `config.fairSharing.enable` says otherwise (then they must agree).
+  void ExpandPolicies(const Cursor& c, hyperpod::PolicySet step, std::vector<ManifestObject>* objects,
+                      size_t first) {
+    const bool had_policies = !policies_.empty();
+    const bool step_has_scheduler = step.scheduler.has_value();
+    const bool step_fair_share = step_has_scheduler && step.scheduler->fair_share;
+    hyperpod::internal::UpdatePolicies(policies_, std::move(step));
+    absl::StatusOr<hyperpod::internal::Expansion> expansion = hyperpod::internal::Expand(policies_);
+    if (!expansion.ok()) {
+      ctx_->FailRaw(expansion.status());
+      return;
+    }
+    governance_ = expansion->governance;
+    const bool fair_share = expansion->fair_sharing.enabled;
+    if (!had_policies) {
+      if (fair_sharing_cursor_.present()) {
+        if (config_->fair_sharing.enabled != fair_share) {
+          fair_sharing_cursor_.Fail(fmt::format(
+              "{} conflicts with the cluster policy's FairShare={}", config_->fair_sharing.enabled,
+              fair_share ? "Enabled" : "Disabled"));
+          return;
+        }
+      } else {
+        config_->fair_sharing.enabled = fair_share;
+      }
+    } else if (step_has_scheduler && step_fair_share != config_->fair_sharing.enabled) {
+      c.Fail("a ClusterSchedulerConfig cannot change FairShare during a scenario (Kueue reads its "
+             "Configuration at start)");
+      return;
+    }
+    objects->insert(objects->begin() + static_cast<std::ptrdiff_t>(first),
+                    std::make_move_iterator(expansion->objects.begin()),
+                    std::make_move_iterator(expansion->objects.end()));
   }
 
   void Define(const ObjectSpec& spec) {
@@ -494,6 +543,10 @@ class ScenarioReader {
   }
 
   LoadContext* ctx_;
+  ScenarioConfig* config_ = nullptr;
+  Cursor fair_sharing_cursor_{nullptr, YAML::Node(), "", 0};
+  hyperpod::PolicySet policies_;        // every HyperPod policy so far
+  hyperpod::Governance governance_;     // and its submission rules
   std::set<std::string> workloads_;       // "ns/name" defined by objects and apply steps so far
   std::set<std::string> cluster_queues_;  // likewise
 };

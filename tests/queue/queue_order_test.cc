@@ -276,10 +276,8 @@ TEST_CASE("A stopped LocalQueue: its workloads leave the ClusterQueue", "[queue]
   CHECK(Admitted(e, e.ScheduleCycle()) == std::vector<std::string>{"a/w"});
 }
 
-// BUG (engine, include/qm/queue/pending_queue.h Enqueue): a workload outside any ClusterQueue
-// because its LocalQueue is stopped gets reason "Inadmissible"; semantics §8 says `Suspended`
-// ("CQ inactive / stopped; LQ stopped").
-TEST_CASE("A stopped LocalQueue: reason Suspended (§8)", "[queue][stopped][!shouldfail]") {
+// Semantics §8: "CQ inactive / stopped; LQ stopped" → `Suspended`.
+TEST_CASE("A stopped LocalQueue: reason Suspended (§8)", "[queue][stopped]") {
   Engine e = OneQueue(ClusterQueue("eng").Flavor("default", {Q("cpu", 4 * kCpu)}));
   LocalQueueSpec stopped = std::get<LocalQueueSpec>(test::LocalQueue("a", "q", "eng"));
   stopped.stop_policy = StopPolicy::kHold;
@@ -364,10 +362,8 @@ TEST_CASE("A missing ClusterQueue: the workload waits outside any ClusterQueue",
   CHECK(Status(e, "a", "v").cluster_queue.empty());
 }
 
-// BUG (engine, include/qm/queue/pending_queue.h Enqueue): a workload whose LocalQueue or
-// ClusterQueue is missing gets reason "Inadmissible"; semantics §8 says `Misconfigured` ("CQ not
-// found / validation or selector failure; LQ or CQ missing").
-TEST_CASE("A missing LocalQueue or ClusterQueue: reason Misconfigured (§8)", "[queue][missing][!shouldfail]") {
+// Semantics §8: "CQ not found / validation or selector failure; LQ or CQ missing" → `Misconfigured`.
+TEST_CASE("A missing LocalQueue or ClusterQueue: reason Misconfigured (§8)", "[queue][missing]") {
   Engine e = OneQueue(ClusterQueue("eng").Flavor("default", {Q("cpu", 4 * kCpu)}));
   REQUIRE(e.Apply(test::LocalQueue("a", "orphan", "gone")).ok());
   REQUIRE(e.Submit(Workload("a", "no-lq").Queue("nope").Request("cpu", kCpu).Created(At(1))).ok());

@@ -6,7 +6,11 @@
 //
 // Read kinds: Namespace, ResourceFlavor, Cohort, ClusterQueue, LocalQueue, WorkloadPriorityClass,
 // PriorityClass (scheduling.k8s.io) and Workload, in `kueue.x-k8s.io/v1beta1` and `v1beta2` shapes
-// (and `v1alpha1` for Cohort); `apiVersion` may be omitted. Input can be a multi-document stream, a
+// (and `v1alpha1` for Cohort); `apiVersion` may be omitted. The SageMaker HyperPod policy kinds
+// ClusterSchedulerConfig, ComputeQuota and HyperPodCluster (`sagemaker.amazonaws.com/v1`, see
+// qm/hyperpod/policy_reader.h) are expanded into the Kueue objects HyperPod creates, placed before
+// the file's other objects, and Workloads in their team namespaces must pass HyperPod's admission
+// policy (qm/hyperpod/governance.h). Input can be a multi-document stream, a
 // `kind: List` (`items:`), or a plain YAML list of objects. Objects of other kinds (Job, Deployment,
 // ConfigMap, ...) are skipped with a note; unknown fields of read kinds are ignored, as the API
 // server's Kueue would not read them. Each load is all-or-nothing, and every error names the file,
@@ -16,6 +20,7 @@
 #ifndef QM_IO_MANIFEST_H_
 #define QM_IO_MANIFEST_H_
 
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -39,6 +44,9 @@ struct Manifest {
   /// One line per skipped object, e.g. `jobs.yaml:3: skipped batch/v1 Job/default/sample (qm reads
   /// only Kueue's queueing objects)`.
   std::vector<std::string> notes;
+  /// Kueue's fair-sharing configuration, when the manifest holds HyperPod policies (from the
+  /// ClusterSchedulerConfig's FairShare, Enabled by default).
+  std::optional<FairSharingConfig> fair_sharing;
 };
 
 /// Reads a manifest file. Errors are InvalidArgument (bad content) or NotFound (unreadable file).

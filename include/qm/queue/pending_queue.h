@@ -74,23 +74,36 @@ inline void RemoveFromQueues(ClusterState& s, WorkloadId id) {
   w.queued_in = ClusterQueueId();
 }
 
+inline ClusterQueueId ResolveQueue(const ClusterState& s, const WorkloadRecord& w, std::string* why,
+                                   const char** reason_out);
+
 /// The ClusterQueue a pending workload belongs to, or an invalid id with the reason it has none
 /// (the workload controller's messages, §8).
 inline ClusterQueueId ResolveQueue(const ClusterState& s, const WorkloadRecord& w, std::string* why) {
+  return ResolveQueue(s, w, why, nullptr);
+}
+
+/// As above; `reason` receives the §8 condition reason: Suspended for a stopped LocalQueue,
+/// Misconfigured for a missing LocalQueue or ClusterQueue.
+inline ClusterQueueId ResolveQueue(const ClusterState& s, const WorkloadRecord& w, std::string* why,
+                                   const char** reason_out) {
   const std::string& lq_name = w.queue_name;
   const LocalQueueId lq = s.FindLocalQueue(w.ns, lq_name);
   if (!lq.valid() || !s.local_queues[lq.value].exists) {
     if (why) *why = fmt::format("LocalQueue {} doesn't exist", lq_name);
+    if (reason_out) *reason_out = reason::kMisconfigured;
     return ClusterQueueId();
   }
   const LocalQueueState& l = s.local_queues[lq.value];
   if (l.spec.stop_policy != StopPolicy::kNone) {
     if (why) *why = fmt::format("LocalQueue {} is stopped", lq_name);
+    if (reason_out) *reason_out = reason::kSuspended;
     return ClusterQueueId();
   }
   const ClusterQueueId cq = s.cq_names.Find(l.spec.cluster_queue);
   if (!cq.valid() || !s.cq(cq).exists) {
     if (why) *why = fmt::format("ClusterQueue {} doesn't exist", l.spec.cluster_queue);
+    if (reason_out) *reason_out = reason::kMisconfigured;
     return ClusterQueueId();
   }
   return cq;
@@ -102,11 +115,12 @@ inline void Enqueue(ClusterState& s, WorkloadId id) {
   WorkloadRecord& w = s.wl(id);
   RemoveFromQueues(s, id);
   std::string why;
-  const ClusterQueueId cq_id = ResolveQueue(s, w, &why);
+  const char* why_reason = reason::kInadmissible;
+  const ClusterQueueId cq_id = ResolveQueue(s, w, &why, &why_reason);
   if (!cq_id.valid()) {
     w.place = QueuePlace::kNone;
     s.unqueued.insert(UnqueuedKey(w, id));
-    w.reason = reason::kInadmissible;
+    w.reason = why_reason;
     w.message = std::move(why);
     return;
   }
@@ -186,8 +200,13 @@ inline void RetryUnqueued(ClusterState& s) {
   for (uint64_t k : s.unqueued) ids.push_back(WorkloadId(static_cast<uint32_t>(k & 0xffffffffu)));
   for (WorkloadId id : ids) {
     std::string why;
-    if (ResolveQueue(s, s.wl(id), &why).valid()) Enqueue(s, id);
-    else s.wl(id).message = std::move(why);
+    const char* why_reason = reason::kInadmissible;
+    if (ResolveQueue(s, s.wl(id), &why, &why_reason).valid()) {
+      Enqueue(s, id);
+    } else {
+      s.wl(id).reason = why_reason;
+      s.wl(id).message = std::move(why);
+    }
   }
 }
 

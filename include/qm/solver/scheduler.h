@@ -550,6 +550,8 @@ class Scheduler {
       if (v.admission->evicted) continue;  // already being evicted: counted, no new write
       const ClusterQueueId victim_cq = v.admission->cluster_queue;
       v.message = PreemptionMessage(s_, e.wl, e.cq, t.workload, t.reason);
+      if (!v.extras) v.extras = std::make_unique<WorkloadExtras>();  // preemptions are rare
+      v.extras->preemption_message = v.message;
       v.reason = reason::kPreempted;
       v.preemption_reason = t.reason;
       v.preempted_by = e.wl;

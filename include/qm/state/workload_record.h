@@ -138,6 +138,9 @@ struct WorkloadExtras {
   PriorityClassRef priority_class;
   std::vector<ConditionSpec> conditions;
   std::vector<std::pair<std::string, int32_t>> reclaimable_pods;
+  /// Kueue's `Preempted` condition message of the latest preemption (kept after the status
+  /// message moves on, for `Engine::Explain`).
+  std::string preemption_message;
 };
 
 /// Where the flavor scan of a workload stopped (semantics §4.3.8).
