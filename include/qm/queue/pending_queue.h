@@ -11,6 +11,8 @@
 #ifndef QM_QUEUE_PENDING_QUEUE_H_
 #define QM_QUEUE_PENDING_QUEUE_H_
 
+#include <algorithm>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -156,19 +158,37 @@ inline bool NamespaceMatches(const ClusterState& s, const ClusterQueueState& cq,
 
 /// Moves every parked workload of one ClusterQueue whose namespace matches back to its active queue
 /// and forgets the blocked equivalence classes.
+/// Adds keys sorted in `PendingOrder` to `dst`. Many keys are merged in one linear pass (a sorted
+/// range builds a btree in O(n) through end hints); a few are inserted one by one.
+inline void MergeSorted(PendingSet& dst, std::vector<PendingKey>& sorted) {
+  if (sorted.empty()) return;
+  if (dst.empty()) {
+    dst = PendingSet(sorted.begin(), sorted.end());
+    return;
+  }
+  if (sorted.size() * 16 < dst.size()) {
+    for (const PendingKey& k : sorted) dst.insert(k);
+    return;
+  }
+  std::vector<PendingKey> merged;
+  merged.reserve(dst.size() + sorted.size());
+  std::merge(dst.begin(), dst.end(), sorted.begin(), sorted.end(), std::back_inserter(merged), PendingOrder());
+  dst = PendingSet(merged.begin(), merged.end());
+}
+
+/// Moves every parked workload of a ClusterQueue back to its active queue (§3.8). Linear in the
+/// size of both queues: parking and flushing whole equivalence classes is the common case.
 inline void FlushClusterQueue(ClusterState& s, ClusterQueueId cq_id) {
   ClusterQueueState& cq = s.cq(cq_id);
   cq.blocked.clear();
   if (cq.inadmissible.empty()) return;
-  std::vector<WorkloadId> back;
-  for (const PendingKey& k : cq.inadmissible)
-    if (NamespaceMatches(s, cq, s.wl(k.id).ns)) back.push_back(k.id);
-  for (WorkloadId id : back) {
-    cq.inadmissible.erase(PendingKeyOf(s, id));
-    WorkloadRecord& w = s.wl(id);
-    w.place = QueuePlace::kActive;
-    cq.heap.insert(PendingKeyOf(s, id));
+  std::vector<PendingKey> back, stay;
+  for (const PendingKey& k : cq.inadmissible) {
+    (NamespaceMatches(s, cq, s.wl(k.id).ns) ? back : stay).push_back(k);
   }
+  for (const PendingKey& k : back) s.wl(k.id).place = QueuePlace::kActive;
+  cq.inadmissible = PendingSet(stay.begin(), stay.end());
+  MergeSorted(cq.heap, back);
 }
 
 /// A flush request for `cq` (§3.8): applies to every ClusterQueue of its cohort tree.

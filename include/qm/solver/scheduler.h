@@ -627,17 +627,19 @@ class Scheduler {
     const WorkloadRecord& w = s_.wl(wl);
     const uint64_t key = EquivalenceKey(s_, w);
     cq.blocked.insert(key);
-    std::vector<WorkloadId> same;
+    // One pass splits the active queue; both halves stay sorted, so rebuilding is linear.
+    std::vector<PendingKey> same, rest;
     for (const PendingKey& k : cq.heap)
-      if (k.priority == w.priority && s_.wl(k.id).shape == w.shape) same.push_back(k.id);
-    for (WorkloadId id : same) {
-      cq.heap.erase(PendingKeyOf(s_, id));
-      WorkloadRecord& o = s_.wl(id);
+      (k.priority == w.priority && s_.wl(k.id).shape == w.shape ? same : rest).push_back(k);
+    if (same.empty()) return;
+    for (const PendingKey& k : same) {
+      WorkloadRecord& o = s_.wl(k.id);
       o.place = QueuePlace::kInadmissible;
-      cq.inadmissible.insert(PendingKeyOf(s_, id));
       o.reason = w.reason;
       o.message = "Bypassed scheduling evaluation because an equivalent workload recently failed";
     }
+    cq.heap = PendingSet(rest.begin(), rest.end());
+    MergeSorted(cq.inadmissible, same);
   }
 
   ClusterState& s_;
