@@ -349,7 +349,7 @@ void EngineState::RequeueLocalQueueWorkloads(LocalQueueId lq) {
   const LocalQueueState& l = s.local_queues[lq.value];
   for (uint32_t i = 0; i < s.workloads.size(); ++i) {
     const WorkloadRecord& w = s.workloads[i];
-    if (w.deleted || w.state != WorkloadState::kPending || w.ns != l.ns || w.queue_name != l.spec.name) continue;
+    if (w.deleted || w.state != WorkloadState::kPending || w.ns != l.ns || s.queue_names.Name(w.queue_name) != l.spec.name) continue;
     Enqueue(s, WorkloadId(i));
   }
 }
@@ -359,7 +359,7 @@ void EngineState::DrainLocalQueue(LocalQueueId lq) {
   std::vector<WorkloadId> admitted;
   for (uint32_t i = 0; i < s.workloads.size(); ++i) {
     const WorkloadRecord& w = s.workloads[i];
-    if (w.deleted || w.state != WorkloadState::kAdmitted || w.ns != l.ns || w.queue_name != l.spec.name) continue;
+    if (w.deleted || w.state != WorkloadState::kAdmitted || w.ns != l.ns || s.queue_names.Name(w.queue_name) != l.spec.name) continue;
     admitted.push_back(WorkloadId(i));
   }
   for (WorkloadId w : admitted) EvictForReason(w, "LocalQueueStopped", "The LocalQueue is stopped");

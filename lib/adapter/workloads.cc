@@ -188,7 +188,7 @@ absl::Status EngineState::CheckWorkload(const WorkloadSpec& spec, std::span<cons
           return absl::FailedPreconditionError(
               fmt::format("{}: spec.podSets[{}]: cannot change while the workload holds quota", object, i));
       }
-      if (QueueNameOf(spec) != w.queue_name)
+      if (QueueNameOf(spec) != s.queue_names.Name(w.queue_name))
         return absl::FailedPreconditionError(
             fmt::format("{}: spec.queueName: cannot change while the workload holds quota", object));
     }
@@ -259,14 +259,14 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec) {
     ReleaseShape(w.shape);
     w.shape = InternShape(std::move(shape));
     w.priority = priority;
-    w.queue_name = QueueNameOf(spec);
+    w.queue_name = s.queue_names.Intern(QueueNameOf(spec));
     w.active = spec.active;
     if (spec.creation_time) w.creation_time = *spec.creation_time;
     w.queue_time = w.creation_time;
     w.scan.reset();
-    if (!spec.uid.empty() || !spec.job_uid.empty() || !spec.labels.empty() || !spec.conditions.empty()) {
+    w.uid_text = spec.uid.empty() ? nullptr : std::make_unique<const std::string>(spec.uid);
+    if (!spec.job_uid.empty() || !spec.labels.empty() || !spec.conditions.empty()) {
       if (!w.extras) w.extras = std::make_unique<WorkloadExtras>();
-      w.extras->uid = spec.uid;
       w.extras->job_uid = spec.job_uid;
       w.extras->labels = spec.labels;
       w.extras->conditions = spec.conditions;
@@ -295,11 +295,11 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec) {
   WorkloadRecord& w = s.wl(id);
   w.ns = ns;
   w.name = spec.name;
-  w.queue_name = QueueNameOf(spec);
-  if (!spec.uid.empty() || !spec.job_uid.empty() || !spec.labels.empty() || !spec.conditions.empty() ||
+  w.queue_name = s.queue_names.Intern(QueueNameOf(spec));
+  if (!spec.uid.empty()) w.uid_text = std::make_unique<const std::string>(spec.uid);
+  if (!spec.job_uid.empty() || !spec.labels.empty() || !spec.conditions.empty() ||
       spec.priority_class.source != PriorityClassSource::kNone || !spec.reclaimable_pods.empty()) {
     w.extras = std::make_unique<WorkloadExtras>();
-    w.extras->uid = spec.uid;
     w.extras->job_uid = spec.job_uid;
     w.extras->labels = spec.labels;
     w.extras->priority_class = spec.priority_class;

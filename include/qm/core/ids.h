@@ -47,6 +47,8 @@ using CohortId = Id<struct CohortTag>;
 using LocalQueueId = Id<struct LocalQueueTag>;
 using NamespaceId = Id<struct NamespaceTag>;
 using WorkloadId = Id<struct WorkloadTag>;
+/// A LocalQueue name as workloads spell it (interned whether or not such a queue exists).
+using QueueNameId = Id<struct QueueNameTag>;
 
 /// Hands out ids for names: the first new name gets 0, the next 1, and so on. Lookups are hash-based;
 /// iteration is by id, never by hash order.

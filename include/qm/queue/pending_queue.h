@@ -89,7 +89,7 @@ inline ClusterQueueId ResolveQueue(const ClusterState& s, const WorkloadRecord& 
 /// Misconfigured for a missing LocalQueue or ClusterQueue.
 inline ClusterQueueId ResolveQueue(const ClusterState& s, const WorkloadRecord& w, std::string* why,
                                    const char** reason_out) {
-  const std::string& lq_name = w.queue_name;
+  const std::string& lq_name = s.queue_names.Name(w.queue_name);
   const LocalQueueId lq = s.FindLocalQueue(w.ns, lq_name);
   if (!lq.valid() || !s.local_queues[lq.value].exists) {
     if (why) *why = fmt::format("LocalQueue {} doesn't exist", lq_name);

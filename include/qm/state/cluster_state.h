@@ -226,6 +226,8 @@ class ClusterState {
   /// Condition reasons that are not `reason::` constants (from loaded conditions), with stable
   /// addresses for `WorkloadRecord::reason`.
   absl::node_hash_set<std::string> reason_pool;
+  /// LocalQueue names as workloads spell them: a pending workload stores 4 bytes, not a string.
+  Interner<QueueNameId> queue_names;
 
   const char* InternReason(std::string_view r) { return reason_pool.emplace(r).first->c_str(); }
   /// Workloads a cycle has set aside (victims removed while recomputing an overlapping

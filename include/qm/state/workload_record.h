@@ -132,7 +132,6 @@ struct AdmissionRecord {
 
 /// Rarely set submission fields, kept out of line.
 struct WorkloadExtras {
-  std::string uid;
   std::string job_uid;
   Labels labels;
   PriorityClassRef priority_class;
@@ -189,8 +188,10 @@ struct WorkloadRecord {
   // Identity.
   NamespaceId ns;
   std::string name;
-  std::string queue_name;  ///< spec.queueName (LocalQueue name in `ns`)
+  /// metadata.uid when set. Out of line so queue keys can point at it while records move.
+  std::unique_ptr<const std::string> uid_text;
   std::unique_ptr<WorkloadExtras> extras;
+  QueueNameId queue_name;  ///< spec.queueName (LocalQueue name in `ns`), see ClusterState::queue_names
   ShapeId shape = 0;
   // Scheduling attributes.
   int32_t priority = 0;
@@ -217,7 +218,7 @@ struct WorkloadRecord {
 
   const std::string& uid() const {
     static const std::string kEmpty;
-    return extras ? extras->uid : kEmpty;
+    return uid_text ? *uid_text : kEmpty;
   }
 };
 
