@@ -1,0 +1,198 @@
+#include "qm/hyperpod/governance.h"
+
+#include <algorithm>
+#include <string>
+
+#include "fmt/format.h"
+#include "qm/hyperpod/translate.h"
+
+namespace qm::hyperpod {
+namespace {
+
+std::string WorkloadLabel(const WorkloadSpec& w) {
+  return fmt::format("Workload/{}/{}", w.namespace_.empty() ? "default" : w.namespace_, w.name);
+}
+
+std::string QueueOf(const WorkloadSpec& w) {
+  if (const std::string* v = FindLabel(w.labels, kQueueNameLabel); v != nullptr && !v->empty()) {
+    return *v;
+  }
+  return w.queue_name;
+}
+
+// The WorkloadPriorityClass a workload names (label or spec), "" for none.
+std::string ClassOf(const WorkloadSpec& w, std::string* field) {
+  if (const std::string* v = FindLabel(w.labels, kPriorityClassLabel); v != nullptr && !v->empty()) {
+    *field = fmt::format("metadata.labels[{}]", kPriorityClassLabel);
+    return *v;
+  }
+  if (w.priority_class.source == PriorityClassSource::kWorkloadPriorityClass) {
+    *field = "spec.priorityClassName";
+    return w.priority_class.name;
+  }
+  return "";
+}
+
+std::string JoinNames(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+}  // namespace
+
+Governance Governance::FromPolicies(const PolicySet& policies) {
+  Governance g;
+  for (const ComputeQuotaPolicy& q : policies.quotas) {
+    g.teams.push_back({.team = q.team,
+                       .namespace_ = TeamNamespace(q.team),
+                       .local_queue = TeamLocalQueue(q.team),
+                       .cluster_queue = TeamClusterQueue(q.team),
+                       .enabled = q.enabled});
+  }
+  std::sort(g.teams.begin(), g.teams.end(), [](const Team& a, const Team& b) { return a.team < b.team; });
+  if (policies.scheduler.has_value()) {
+    for (const PriorityClassPolicy& pc : policies.scheduler->priority_classes) {
+      g.priority_classes.push_back(PriorityClassName(pc.name));
+    }
+  }
+  return g;
+}
+
+const Governance::Team* Governance::FindTeam(std::string_view team) const {
+  for (const Team& t : teams) {
+    if (t.team == team) return &t;
+  }
+  return nullptr;
+}
+
+const Governance::Team* Governance::FindNamespace(std::string_view namespace_) const {
+  for (const Team& t : teams) {
+    if (t.namespace_ == namespace_) return &t;
+  }
+  return nullptr;
+}
+
+absl::Status CheckSubmission(const Governance& governance, const WorkloadSpec& workload) {
+  const Governance::Team* team =
+      governance.FindNamespace(workload.namespace_.empty() ? "default" : workload.namespace_);
+  if (team == nullptr || !team->enabled) return absl::OkStatus();
+  if (QueueOf(workload).empty()) {
+    return absl::InvalidArgumentError(fmt::format(
+        "{}: metadata.labels[{}]: denied by ValidatingAdmissionPolicy {}: {}", WorkloadLabel(workload),
+        kQueueNameLabel, kAdmissionPolicyName, kMissingQueueNameMessage));
+  }
+  std::string field;
+  const std::string cls = ClassOf(workload, &field);
+  if (!cls.empty() && std::find(governance.priority_classes.begin(), governance.priority_classes.end(),
+                                cls) == governance.priority_classes.end()) {
+    if (governance.priority_classes.empty()) {
+      return absl::InvalidArgumentError(
+          fmt::format("{}: {}: priority class '{}' is not defined; the cluster policy defines no "
+                      "priority classes (first-come first-serve), so omit the label",
+                      WorkloadLabel(workload), field, cls));
+    }
+    return absl::InvalidArgumentError(
+        fmt::format("{}: {}: priority class '{}' is not defined; defined classes: {}",
+                    WorkloadLabel(workload), field, cls, JoinNames(governance.priority_classes)));
+  }
+  return absl::OkStatus();
+}
+
+std::string EffectivePrincipal(std::string_view principal) {
+  // arn:<partition>:sts::<account>:assumed-role/<role>/<session>
+  constexpr std::string_view kAssumed = ":assumed-role/";
+  const size_t sts = principal.find(":sts::");
+  const size_t assumed = principal.find(kAssumed);
+  if (!principal.starts_with("arn:") || sts == std::string_view::npos ||
+      assumed == std::string_view::npos || assumed < sts) {
+    return std::string(principal);
+  }
+  const std::string_view partition = principal.substr(4, sts - 4);
+  const std::string_view account = principal.substr(sts + 6, assumed - (sts + 6));
+  std::string_view rest = principal.substr(assumed + kAssumed.size());
+  const size_t slash = rest.find('/');
+  const std::string_view role = slash == std::string_view::npos ? rest : rest.substr(0, slash);
+  return fmt::format("arn:{}:iam::{}:role/{}", partition, account, role);
+}
+
+std::vector<std::string> TeamsOf(const AccessTable& access, std::string_view principal) {
+  const std::string who = EffectivePrincipal(principal);
+  std::vector<std::string> out;
+  for (const auto& [member, teams] : access.members) {
+    if (EffectivePrincipal(member) != who) continue;
+    out.insert(out.end(), teams.begin(), teams.end());
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+bool IsAdmin(const AccessTable& access, std::string_view principal) {
+  const std::string who = EffectivePrincipal(principal);
+  return std::any_of(access.admins.begin(), access.admins.end(),
+                     [&](const std::string& a) { return EffectivePrincipal(a) == who; });
+}
+
+absl::Status CheckAccess(const AccessTable& access, const Governance& governance,
+                         std::string_view principal, const WorkloadSpec& workload) {
+  if (IsAdmin(access, principal)) return absl::OkStatus();
+  const std::vector<std::string> teams = TeamsOf(access, principal);
+  const std::string ns = workload.namespace_.empty() ? "default" : workload.namespace_;
+  const std::string who = EffectivePrincipal(principal);
+  const std::string as = who == principal ? "" : fmt::format(" (evaluated as {})", who);
+  for (const std::string& t : teams) {
+    const Governance::Team* team = governance.FindTeam(t);
+    if (team == nullptr || team->namespace_ != ns) continue;
+    const std::string queue = QueueOf(workload);
+    if (queue != team->local_queue) {
+      return absl::PermissionDeniedError(
+          fmt::format("{}: principal '{}'{} may submit to queue '{}' only, not '{}'",
+                      WorkloadLabel(workload), principal, as, team->local_queue, queue));
+    }
+    std::string field;
+    const std::string cls = ClassOf(workload, &field);
+    if (!cls.empty() && std::find(governance.priority_classes.begin(),
+                                  governance.priority_classes.end(),
+                                  cls) == governance.priority_classes.end()) {
+      return absl::PermissionDeniedError(fmt::format(
+          "{}: {}: principal '{}'{} may not use priority class '{}'", WorkloadLabel(workload),
+          field, principal, as, cls));
+    }
+    return absl::OkStatus();
+  }
+  return absl::PermissionDeniedError(fmt::format(
+      "{}: principal '{}'{} may not submit to namespace '{}': {}", WorkloadLabel(workload),
+      principal, as, ns,
+      teams.empty() ? std::string("it belongs to no team")
+                    : fmt::format("it belongs to team{} {}", teams.size() == 1 ? "" : "s",
+                                  JoinNames(teams))));
+}
+
+bool MayReadClusterQueue(const AccessTable& access, const Governance& governance,
+                         std::string_view principal, std::string_view cluster_queue) {
+  if (IsAdmin(access, principal)) return true;
+  for (const std::string& t : TeamsOf(access, principal)) {
+    const Governance::Team* team = governance.FindTeam(t);
+    if (team != nullptr && team->cluster_queue == cluster_queue) return true;
+  }
+  return false;
+}
+
+GovernedEngine::GovernedEngine(Engine& engine, Governance governance, std::optional<AccessTable> access)
+    : engine_(engine), governance_(std::move(governance)), access_(std::move(access)) {}
+
+absl::Status GovernedEngine::Check(std::string_view principal, const WorkloadSpec& workload) const {
+  if (access_.has_value()) {
+    if (absl::Status st = CheckAccess(*access_, governance_, principal, workload); !st.ok()) return st;
+  }
+  return CheckSubmission(governance_, workload);
+}
+
+absl::StatusOr<WorkloadId> GovernedEngine::Submit(std::string_view principal,
+                                                  const WorkloadSpec& workload) {
+  if (absl::Status st = Check(principal, workload); !st.ok()) return st;
+  return engine_.Submit(workload);
+}
+
+}  // namespace qm::hyperpod
