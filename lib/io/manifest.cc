@@ -80,19 +80,7 @@ ObjectRef RefOf(const ObjectSpec& spec) {
   return ref;
 }
 
-const char* KindName(ObjectKind kind) {
-  switch (kind) {
-    case ObjectKind::kNamespace: return "Namespace";
-    case ObjectKind::kResourceFlavor: return "ResourceFlavor";
-    case ObjectKind::kCohort: return "Cohort";
-    case ObjectKind::kClusterQueue: return "ClusterQueue";
-    case ObjectKind::kLocalQueue: return "LocalQueue";
-    case ObjectKind::kWorkloadPriorityClass: return "WorkloadPriorityClass";
-    case ObjectKind::kPriorityClass: return "PriorityClass";
-    case ObjectKind::kWorkload: return "Workload";
-  }
-  return "Unknown";
-}
+const char* KindName(ObjectKind kind) { return ObjectKindName(kind); }
 
 std::string ObjectDisplayName(const ObjectSpec& spec) {
   const ObjectRef ref = RefOf(spec);

@@ -2,29 +2,13 @@
 #include <string>
 
 #include "fmt/format.h"
+#include "io/doc.h"
 #include "qm/sim/perf_replay.h"
 
 namespace qm::sim {
-namespace {
+using internal::JsonString;
 
-std::string JsonString(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += fmt::format("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
+namespace {
 
 // Fixed-point numbers keep the output free of exponents and locale effects.
 std::string Num(double v, int decimals) { return fmt::format("{:.{}f}", v, decimals); }

@@ -60,8 +60,7 @@ ObjectKind KindOf(const ObjectSpec& spec);
 ObjectRef RefOf(const ObjectSpec& spec);
 /// "Kind/name", or "Kind/namespace/name" for LocalQueue and Workload, e.g. `Workload/team-a/job-1`.
 std::string ObjectDisplayName(const ObjectSpec& spec);
-/// Kubernetes kind name of `kind` ("ClusterQueue"); the I/O layer's own spelling, which does not
-/// need the engine library.
+/// Kubernetes kind name of `kind` ("ClusterQueue"); same as `ObjectKindName`.
 const char* KindName(ObjectKind kind);
 
 /// Applies the objects to `engine` in one `Engine::Apply` call. An engine error is prefixed with the
