@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <utility>
+#include <variant>
 
 #include "adapter/engine_state.h"
 #include "fmt/format.h"
@@ -41,14 +42,35 @@ Engine& Engine::operator=(Engine&&) noexcept = default;
 
 const EngineConfig& Engine::config() const { return state_->s.config; }
 
-absl::Status Engine::Apply(std::span<const ObjectSpec> objects) { return state_->Apply(objects); }
-absl::Status Engine::Apply(const ObjectSpec& object) { return state_->Apply(std::span<const ObjectSpec>(&object, 1)); }
+namespace {
+// Every workload of the batch must pass the gate before the batch is applied: Apply is one
+// transaction, so a refusal must leave the engine as it was.
+absl::Status CheckGate(const EngineConfig& config, std::string_view principal,
+                       std::span<const ObjectSpec> objects) {
+  if (!config.submission_gate) return absl::OkStatus();
+  for (const ObjectSpec& o : objects) {
+    if (const auto* w = std::get_if<WorkloadSpec>(&o)) QM_RETURN_IF_ERROR(config.submission_gate(principal, *w));
+  }
+  return absl::OkStatus();
+}
+}  // namespace
+
+absl::Status Engine::Apply(std::span<const ObjectSpec> objects) { return ApplyAs({}, objects); }
+absl::Status Engine::Apply(const ObjectSpec& object) { return ApplyAs({}, std::span<const ObjectSpec>(&object, 1)); }
+absl::Status Engine::ApplyAs(std::string_view principal, std::span<const ObjectSpec> objects) {
+  QM_RETURN_IF_ERROR(CheckGate(config(), principal, objects));
+  return state_->Apply(objects);
+}
+void Engine::SetSubmissionGate(SubmissionGate gate) { state_->s.config.submission_gate = std::move(gate); }
 absl::Status Engine::Delete(const ObjectRef& ref) { return state_->Delete(ref); }
 
-absl::StatusOr<WorkloadId> Engine::Submit(const WorkloadSpec& spec) {
+absl::StatusOr<WorkloadId> Engine::Submit(const WorkloadSpec& spec) { return SubmitAs({}, spec); }
+
+absl::StatusOr<WorkloadId> Engine::SubmitAs(std::string_view principal, const WorkloadSpec& spec) {
   const std::string_view ns = internal::NamespaceOf(spec.namespace_);
   if (FindWorkload(ns, spec.name).valid())
     return absl::AlreadyExistsError(fmt::format("{}: already exists", ObjectLabel("Workload", ns, spec.name)));
+  if (config().submission_gate) QM_RETURN_IF_ERROR(config().submission_gate(principal, spec));
   ObjectSpec object = spec;
   if (auto st = state_->Apply(std::span<const ObjectSpec>(&object, 1)); !st.ok()) return st;
   return FindWorkload(ns, spec.name);

@@ -18,6 +18,8 @@ struct Expansion {
   /// The generated objects, each with the `source` of the policy it came from.
   std::vector<ManifestObject> objects;
   FairSharingConfig fair_sharing;
+  /// HyperPod's Kueue words quota and preemption messages the older way (hyperpod-mapping.md §6).
+  MessageStyle message_style = MessageStyle::kLegacy;
   Governance governance;
 };
 

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "fmt/format.h"
+#include "qm/core/status.h"
 #include "qm/hyperpod/translate.h"
 
 namespace qm::hyperpod {
@@ -134,39 +135,55 @@ bool IsAdmin(const AccessTable& access, std::string_view principal) {
                      [&](const std::string& a) { return EffectivePrincipal(a) == who; });
 }
 
-absl::Status CheckAccess(const AccessTable& access, const Governance& governance,
-                         std::string_view principal, const WorkloadSpec& workload) {
+namespace {
+
+// " (evaluated as <role>)" when the principal is an assumed-role session, for messages.
+std::string EvaluatedAs(std::string_view principal) {
+  const std::string who = EffectivePrincipal(principal);
+  return who == principal ? "" : fmt::format(" (evaluated as {})", who);
+}
+
+}  // namespace
+
+absl::Status CheckNamespaceAccess(const AccessTable& access, const Governance& governance,
+                                  std::string_view principal, const WorkloadSpec& workload) {
   if (IsAdmin(access, principal)) return absl::OkStatus();
   const std::vector<std::string> teams = TeamsOf(access, principal);
   const std::string ns = workload.namespace_.empty() ? "default" : workload.namespace_;
-  const std::string who = EffectivePrincipal(principal);
-  const std::string as = who == principal ? "" : fmt::format(" (evaluated as {})", who);
   for (const std::string& t : teams) {
     const Governance::Team* team = governance.FindTeam(t);
-    if (team == nullptr || team->namespace_ != ns) continue;
-    const std::string queue = QueueOf(workload);
-    if (queue != team->local_queue) {
-      return absl::PermissionDeniedError(
-          fmt::format("{}: principal '{}'{} may submit to queue '{}' only, not '{}'",
-                      WorkloadLabel(workload), principal, as, team->local_queue, queue));
-    }
-    std::string field;
-    const std::string cls = ClassOf(workload, &field);
-    if (!cls.empty() && std::find(governance.priority_classes.begin(),
-                                  governance.priority_classes.end(),
-                                  cls) == governance.priority_classes.end()) {
-      return absl::PermissionDeniedError(fmt::format(
-          "{}: {}: principal '{}'{} may not use priority class '{}'", WorkloadLabel(workload),
-          field, principal, as, cls));
-    }
-    return absl::OkStatus();
+    if (team != nullptr && team->namespace_ == ns) return absl::OkStatus();
   }
   return absl::PermissionDeniedError(fmt::format(
       "{}: principal '{}'{} may not submit to namespace '{}': {}", WorkloadLabel(workload),
-      principal, as, ns,
+      principal, EvaluatedAs(principal), ns,
       teams.empty() ? std::string("it belongs to no team")
                     : fmt::format("it belongs to team{} {}", teams.size() == 1 ? "" : "s",
                                   JoinNames(teams))));
+}
+
+absl::Status CheckAccess(const AccessTable& access, const Governance& governance,
+                         std::string_view principal, const WorkloadSpec& workload) {
+  QM_RETURN_IF_ERROR(CheckNamespaceAccess(access, governance, principal, workload));
+  if (IsAdmin(access, principal)) return absl::OkStatus();
+  const Governance::Team* team =
+      governance.FindNamespace(workload.namespace_.empty() ? "default" : workload.namespace_);
+  const std::string queue = QueueOf(workload);
+  if (queue != team->local_queue) {
+    return absl::PermissionDeniedError(fmt::format(
+        "{}: principal '{}'{} may submit to queue '{}' only, not {}", WorkloadLabel(workload),
+        principal, EvaluatedAs(principal), team->local_queue,
+        queue.empty() ? std::string("without a queue") : fmt::format("'{}'", queue)));
+  }
+  std::string field;
+  const std::string cls = ClassOf(workload, &field);
+  if (!cls.empty() && std::find(governance.priority_classes.begin(), governance.priority_classes.end(),
+                                cls) == governance.priority_classes.end()) {
+    return absl::PermissionDeniedError(fmt::format("{}: {}: principal '{}'{} may not use priority class '{}'",
+                                                   WorkloadLabel(workload), field, principal,
+                                                   EvaluatedAs(principal), cls));
+  }
+  return absl::OkStatus();
 }
 
 bool MayReadClusterQueue(const AccessTable& access, const Governance& governance,
@@ -179,20 +196,17 @@ bool MayReadClusterQueue(const AccessTable& access, const Governance& governance
   return false;
 }
 
-GovernedEngine::GovernedEngine(Engine& engine, Governance governance, std::optional<AccessTable> access)
-    : engine_(engine), governance_(std::move(governance)), access_(std::move(access)) {}
-
-absl::Status GovernedEngine::Check(std::string_view principal, const WorkloadSpec& workload) const {
-  if (access_.has_value()) {
-    if (absl::Status st = CheckAccess(*access_, governance_, principal, workload); !st.ok()) return st;
-  }
-  return CheckSubmission(governance_, workload);
-}
-
-absl::StatusOr<WorkloadId> GovernedEngine::Submit(std::string_view principal,
-                                                  const WorkloadSpec& workload) {
-  if (absl::Status st = Check(principal, workload); !st.ok()) return st;
-  return engine_.Submit(workload);
+SubmissionGate MakeSubmissionGate(Governance governance, std::optional<AccessTable> access) {
+  return [governance = std::move(governance), access = std::move(access)](
+             std::string_view principal, const WorkloadSpec& workload) -> absl::Status {
+    // As the API server would: authorization for the namespace first, then the admission policy,
+    // then the rest of the access rule (own queue, defined class).
+    const bool checked = access.has_value() && !principal.empty();
+    if (checked) QM_RETURN_IF_ERROR(CheckNamespaceAccess(*access, governance, principal, workload));
+    QM_RETURN_IF_ERROR(CheckSubmission(governance, workload));
+    if (checked) QM_RETURN_IF_ERROR(CheckAccess(*access, governance, principal, workload));
+    return absl::OkStatus();
+  };
 }
 
 }  // namespace qm::hyperpod

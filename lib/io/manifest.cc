@@ -36,6 +36,7 @@ absl::StatusOr<Manifest> ReadManifestString(std::string_view yaml, std::string_v
                             std::make_move_iterator(expansion.objects.begin()),
                             std::make_move_iterator(expansion.objects.end()));
     manifest.fair_sharing = expansion.fair_sharing;
+    manifest.message_style = expansion.message_style;
   }
   internal::CheckDuplicates(ctx, manifest.objects);
   if (!ctx.ok()) return ctx.status();

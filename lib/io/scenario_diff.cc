@@ -235,7 +235,8 @@ std::string MessageOf(const std::string& workload, const ScenarioStep& step,
 
 using Usage = std::map<std::string, std::map<std::string, std::map<std::string, int64_t>>>;
 
-void CompareUsage(const Usage& expect, const Usage& got, std::vector<std::string>* out) {
+void CompareUsage(std::string_view key, const Usage& expect, const Usage& got,
+                  std::vector<std::string>* out) {
   std::set<std::tuple<std::string, std::string, std::string>> keys;
   for (const auto& [q, fl] : expect)
     for (const auto& [f, rs] : fl)
@@ -256,7 +257,7 @@ void CompareUsage(const Usage& expect, const Usage& got, std::vector<std::string
     const int64_t e = lookup(expect, q, f, r);
     const int64_t g = lookup(got, q, f, r);
     if (e != g) {
-      out->push_back(fmt::format("usage.{}.{}.{}: expected {}, got {}", q, f, r,
+      out->push_back(fmt::format("{}.{}.{}.{}: expected {}, got {}", key, q, f, r,
                                  FormatAmount(r, e), FormatAmount(r, g)));
     }
   }
@@ -346,16 +347,35 @@ std::vector<std::string> CompareExpectations(const Expectations& expect, const S
       out.push_back(fmt::format("weightedShares.{}: expected {}, got {}", name, text(want), text(*got)));
     }
   }
-  if (expect.usage.has_value()) {
-    Usage got;
+  if (expect.refused.has_value()) {
+    std::map<std::string, std::string> got(result.refused.begin(), result.refused.end());
+    for (const auto& [workload, text] : *expect.refused) {
+      auto it = got.find(workload);
+      if (it == got.end()) {
+        out.push_back(fmt::format("refused.{}: expected a refusal, it was submitted", workload));
+      } else if (it->second.find(text) == std::string::npos) {
+        out.push_back(fmt::format("refused.{}: expected to contain \"{}\", got \"{}\"", workload,
+                                  text, it->second));
+      }
+    }
+    for (const auto& [workload, message] : got) {
+      if (!expect.refused->contains(workload)) {
+        out.push_back(fmt::format("refused.{}: not expected, got \"{}\"", workload, message));
+      }
+    }
+  }
+  if (expect.usage.has_value() || expect.borrowed.has_value()) {
+    Usage usage, borrowed;
     for (const std::string& cq : engine.ClusterQueues()) {
       absl::StatusOr<ClusterQueueStatus> st = engine.GetClusterQueue(cq);
       if (!st.ok()) continue;
       for (const FlavorResourceUsage& u : st->usage) {
-        if (u.usage != 0) got[cq][u.flavor][u.resource] = u.usage;
+        if (u.usage != 0) usage[cq][u.flavor][u.resource] = u.usage;
+        if (u.borrowed != 0) borrowed[cq][u.flavor][u.resource] = u.borrowed;
       }
     }
-    CompareUsage(*expect.usage, got, &out);
+    if (expect.usage.has_value()) CompareUsage("usage", *expect.usage, usage, &out);
+    if (expect.borrowed.has_value()) CompareUsage("borrowed", *expect.borrowed, borrowed, &out);
   }
   return out;
 }

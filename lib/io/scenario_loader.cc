@@ -27,6 +27,9 @@ constexpr std::pair<std::string_view, FairSharingStrategy> kStrategies[] = {
     {"LessThanOrEqualToFinalShare", FairSharingStrategy::kLessThanOrEqualToFinalShare},
     {"LessThanInitialShare", FairSharingStrategy::kLessThanInitialShare}};
 
+constexpr std::pair<std::string_view, MessageStyle> kMessageStyles[] = {
+    {"Current", MessageStyle::kCurrent}, {"Legacy", MessageStyle::kLegacy}};
+
 constexpr std::pair<std::string_view, PreemptionReason> kReasons[] = {
     {"InClusterQueue", PreemptionReason::kInClusterQueue},
     {"InCohortReclamation", PreemptionReason::kInCohortReclamation},
@@ -52,7 +55,7 @@ constexpr std::pair<std::string_view, ObjectKind> kKinds[] = {
 
 constexpr std::string_view kActions[] = {"schedule", "apply",   "delete",
                                          "finish",   "evictionDone", "advance",
-                                         "preemptionTargets", "assignFlavors"};
+                                         "preemptionTargets", "assignFlavors", "submit"};
 
 // Reads a scenario document; names defined so far are tracked to validate references.
 class ScenarioReader {
@@ -100,7 +103,8 @@ class ScenarioReader {
  private:
   void ReadConfig(const Cursor& c, ScenarioConfig* config) {
     if (!c.ExpectMap()) return;
-    c.CheckKeys({"now", "fairSharing", "features", "releaseEvictedAtNextSchedule"});
+    c.CheckKeys({"now", "fairSharing", "features", "releaseEvictedAtNextSchedule", "messageStyle",
+                 "access"});
     if (const std::optional<std::string> now = c["now"].OptString()) {
       absl::StatusOr<Time> t = ParseRfc3339(*now);
       if (!t.ok()) {
@@ -136,6 +140,16 @@ class ScenarioReader {
     }
     config->release_evicted_at_next_schedule =
         c["releaseEvictedAtNextSchedule"].OptBool().value_or(true);
+    config->message_style = c["messageStyle"].OptEnum<MessageStyle>(kMessageStyles);
+    if (const Cursor access = c["access"]; access.ExpectMap()) {
+      access.CheckKeys({"members", "admins"});
+      hyperpod::AccessTable table;
+      for (const auto& [principal, teams] : access["members"].Entries()) {
+        table.members.emplace_back(principal, teams.Strings());
+      }
+      table.admins = access["admins"].Strings();
+      config->access = std::move(table);
+    }
   }
 
   void ReadObjectList(const Cursor& c, std::vector<ManifestObject>* objects,
@@ -188,6 +202,7 @@ class ScenarioReader {
       } else {
         config_->fair_sharing.enabled = fair_share;
       }
+      if (!config_->message_style.has_value()) config_->message_style = expansion->message_style;
     } else if (step_has_scheduler && step_fair_share != config_->fair_sharing.enabled) {
       c.Fail("a ClusterSchedulerConfig cannot change FairShare during a scenario (Kueue reads its "
              "Configuration at start)");
@@ -247,6 +262,43 @@ class ScenarioReader {
     return out;
   }
 
+  // `submit: {as: principal, objects: [workloads]}`. Unlike `apply`, the workloads are not held to
+  // HyperPod's admission policy here: the engine's gate decides at run time, and a refusal is a
+  // result the step's `refused:` expectation checks.
+  SubmitStep ReadSubmit(const Cursor& c) {
+    SubmitStep out;
+    if (!c.ExpectMap()) {
+      if (ctx_->ok()) c.Fail("expected {as: principal, objects: [workloads]}");
+      return out;
+    }
+    c.CheckKeys({"as", "objects"});
+    out.principal = c["as"].RequiredString();
+    const Cursor objects = c["objects"];
+    if (!objects.present()) objects.Fail("expected a list of workloads");
+    if (!ctx_->ok() || !objects.ExpectSequence()) return out;
+    std::vector<std::string> notes;
+    hyperpod::PolicySet policies;
+    internal::ReadObjects(objects, &out.objects, &notes, &policies);
+    ctx_->set_object("");
+    if (!ctx_->ok()) return out;
+    if (!policies.empty()) {
+      objects.Fail("submit takes Workloads only; put policies in objects or an apply step");
+      return out;
+    }
+    for (const ManifestObject& o : out.objects) {
+      if (!std::holds_alternative<WorkloadSpec>(o.spec)) {
+        objects.Fail(fmt::format("submit takes Workloads only, got {}", ObjectDisplayName(o.spec)));
+        return out;
+      }
+    }
+    internal::CheckDuplicates(*ctx_, out.objects);
+    for (const ManifestObject& o : out.objects) Define(o.spec);
+    if (!policies_.empty() || config_->access.has_value()) {
+      out.gate = hyperpod::MakeSubmissionGate(governance_, config_->access);
+    }
+    return out;
+  }
+
   ScenarioStep ReadStep(const Cursor& c) {
     ScenarioStep step{.action = ScheduleStep{}, .source = ctx_->Where(c.line()), .expect = {}};
     if (!c.ExpectMap()) {
@@ -254,7 +306,7 @@ class ScenarioReader {
       return step;
     }
     c.CheckKeys({"schedule", "apply", "delete", "finish", "evictionDone", "advance",
-                 "preemptionTargets", "assignFlavors", "expect"});
+                 "preemptionTargets", "assignFlavors", "submit", "expect"});
     if (!ctx_->ok()) return step;
     std::vector<std::string_view> actions;
     for (std::string_view a : kActions) {
@@ -280,6 +332,8 @@ class ScenarioReader {
       std::vector<std::string> notes;
       ReadObjectList(v, &apply.objects, &notes);
       step.action = std::move(apply);
+    } else if (action == "submit") {
+      step.action = ReadSubmit(v);
     } else if (action == "delete") {
       step.action = ReadDelete(v);
     } else if (action == "finish") {
@@ -460,8 +514,11 @@ class ScenarioReader {
     e.source = ctx_->Where(c.line());
     if (!c.ExpectMap()) return e;
     c.CheckKeys({"admitted", "admissions", "preempted", "pending", "inadmissible", "targets",
-                 "assignment", "representativeMode", "borrowing", "messages", "usage", "weightedShares"});
+                 "assignment", "representativeMode", "borrowing", "messages", "usage", "borrowed", "weightedShares", "refused"});
     if (!ctx_->ok()) return e;
+    if (c.Has("refused") && !std::holds_alternative<SubmitStep>(action)) {
+      c["refused"].Fail("only a submit step has refused");
+    }
     const bool targets_step = std::holds_alternative<PreemptionTargetsStep>(action);
     const bool assign_step = std::holds_alternative<AssignFlavorsStep>(action);
     if (!targets_step && c.Has("targets")) {
@@ -504,6 +561,13 @@ class ScenarioReader {
       e.borrowing = c["borrowing"].OptBool();
       if (!e.borrowing && ctx_->ok()) c["borrowing"].Fail("expected true or false");
     }
+    if (std::holds_alternative<SubmitStep>(action)) e.refused.emplace();
+    for (const auto& [workload, text] : c["refused"].Entries()) {
+      const std::string name = CheckWorkloadName(text, workload);
+      const std::string message = text.String();
+      if (!ctx_->ok()) return e;
+      (*e.refused)[name] = message;
+    }
     for (const auto& [workload, text] : c["messages"].Entries()) {
       const std::string name = CheckWorkloadName(text, workload);
       const std::string message = text.RequiredString();
@@ -523,23 +587,28 @@ class ScenarioReader {
       }
       e.weighted_shares[name] = *v;
     }
-    if (c.Has("usage")) {
-      e.usage.emplace();
-      for (const auto& [cq, flavors] : c["usage"].Entries()) {
-        ClusterQueueRef(flavors, cq);
-        for (const auto& [flavor, resources] : flavors.Entries()) {
-          for (const auto& [resource, amount] : resources.Entries()) {
-            const std::optional<int64_t> v = internal::ReadQuota(amount, resource);
-            if (!v.has_value()) {
-              if (ctx_->ok()) amount.Fail("a quantity is required");
-              return e;
-            }
-            if (*v != 0) (*e.usage)[cq][flavor][resource] = *v;
+    if (c.Has("usage")) e.usage = ReadUsage(c["usage"]);
+    if (c.Has("borrowed")) e.borrowed = ReadUsage(c["borrowed"]);
+    return e;
+  }
+
+  // ClusterQueue → flavor → resource → quantity, zero amounts dropped (`usage:`, `borrowed:`).
+  std::map<std::string, std::map<std::string, std::map<std::string, int64_t>>> ReadUsage(const Cursor& c) {
+    std::map<std::string, std::map<std::string, std::map<std::string, int64_t>>> out;
+    for (const auto& [cq, flavors] : c.Entries()) {
+      ClusterQueueRef(flavors, cq);
+      for (const auto& [flavor, resources] : flavors.Entries()) {
+        for (const auto& [resource, amount] : resources.Entries()) {
+          const std::optional<int64_t> v = internal::ReadQuota(amount, resource);
+          if (!v.has_value()) {
+            if (ctx_->ok()) amount.Fail("a quantity is required");
+            return out;
           }
+          if (*v != 0) out[cq][flavor][resource] = *v;
         }
       }
     }
-    return e;
+    return out;
   }
 
   LoadContext* ctx_;
@@ -556,7 +625,7 @@ class ScenarioReader {
 const char* StepActionName(const StepAction& action) {
   static constexpr const char* kNames[] = {"schedule", "apply",   "delete",
                                            "finish",   "evictionDone", "advance",
-                                           "preemptionTargets", "assignFlavors"};
+                                           "preemptionTargets", "assignFlavors", "submit"};
   return kNames[action.index()];
 }
 

@@ -89,6 +89,16 @@ Doc StepDoc(size_t index, const StepResult& s) {
     for (const PreemptedWorkload& p : s.preempted) preempted.Add(PreemptedDoc(p));
     d.Set("preempted", std::move(preempted));
   }
+  if (s.action == "submit") {
+    Doc refused = Doc::List();
+    for (const auto& [workload, message] : s.refused) {
+      Doc w = Doc::Map();
+      w.Set("workload", Doc::Str(workload));
+      w.Set("message", Doc::Str(message));
+      refused.Add(std::move(w));
+    }
+    d.Set("refused", std::move(refused));
+  }
   if (s.targets.has_value()) {
     Doc targets = Doc::List();
     for (const PreemptedWorkload& p : *s.targets) targets.Add(PreemptedDoc(p));

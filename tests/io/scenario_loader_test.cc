@@ -95,7 +95,7 @@ TEST_CASE("Scenario error: config that is not a map", "[io][scenario][errors]") 
 TEST_CASE("Scenario error: an unknown config key", "[io][scenario][errors]") {
   CHECK(ErrorOf("name: t\nconfig:\n  fairsharing: {}\n") ==
         "s.yaml:3: config.fairsharing: unknown field \"fairsharing\" (expected one of: now, fairSharing, features, "
-        "releaseEvictedAtNextSchedule)");
+        "releaseEvictedAtNextSchedule, messageStyle, access)");
 }
 
 TEST_CASE("Scenario error: a bad config.now timestamp", "[io][scenario][errors]") {
@@ -175,13 +175,13 @@ TEST_CASE("Scenario error: a step that is not a map", "[io][scenario][errors]") 
 TEST_CASE("Scenario error: an unknown step key", "[io][scenario][errors]") {
   CHECK(ErrorOf(kHead + "- shedule: {}\n") ==
         "s.yaml:21: steps[0].shedule: unknown field \"shedule\" (expected one of: schedule, apply, delete, finish, "
-        "evictionDone, advance, preemptionTargets, assignFlavors, expect)");
+        "evictionDone, advance, preemptionTargets, assignFlavors, submit, expect)");
 }
 
 TEST_CASE("Scenario error: a step without action", "[io][scenario][errors]") {
   CHECK(ErrorOf(kHead + "- expect: {}\n") ==
         "s.yaml:21: steps[0]: a step needs one action: schedule, apply, delete, finish, evictionDone, advance, "
-        "preemptionTargets, assignFlavors");
+        "preemptionTargets, assignFlavors, submit");
 }
 
 TEST_CASE("Scenario error: a step with two actions", "[io][scenario][errors]") {
@@ -332,7 +332,7 @@ TEST_CASE("Scenario error: an unknown expectation key", "[io][scenario][errors]"
   CHECK(ErrorOf(kHead + "- schedule: {}\n  expect:\n    admited: {}\n") ==
         "s.yaml:23: steps[0].expect.admited: unknown field \"admited\" (expected one of: admitted, admissions, "
         "preempted, pending, inadmissible, targets, assignment, representativeMode, borrowing, messages, usage, "
-        "weightedShares)");
+        "borrowed, weightedShares, refused)");
 }
 
 TEST_CASE("Scenario error: an expect that is not a map", "[io][scenario][errors]") {

@@ -101,6 +101,10 @@ class Engine {
   /// `ClusterQueue 'eng': spec.resourceGroups[0].flavors[1].resources[0].nominalQuota: must be >= 0`.
   absl::Status Apply(std::span<const ObjectSpec> objects);
   absl::Status Apply(const ObjectSpec& object);
+  /// `Apply` on behalf of `principal`: every workload of the batch passes the submission gate
+  /// (`EngineConfig::submission_gate`) as that principal first; a refusal changes nothing.
+  /// `Apply(objects)` is `ApplyAs("", objects)`.
+  absl::Status ApplyAs(std::string_view principal, std::span<const ObjectSpec> objects);
 
   /// Removes an object. A ClusterQueue that still holds admitted workloads cannot be deleted
   /// (FailedPrecondition); deleting a workload releases its quota.
@@ -111,6 +115,11 @@ class Engine {
   /// Submits a new workload. Without `admission` it enters its LocalQueue's ClusterQueue as
   /// pending; with `admission` it is loaded as already holding that quota.
   absl::StatusOr<WorkloadId> Submit(const WorkloadSpec& spec);
+  /// `Submit` on behalf of `principal`, who must pass the submission gate; a refused submission
+  /// changes nothing. `Submit(spec)` is `SubmitAs("", spec)`.
+  absl::StatusOr<WorkloadId> SubmitAs(std::string_view principal, const WorkloadSpec& spec);
+  /// Replaces the submission gate (e.g. after a policy change added a team).
+  void SetSubmissionGate(SubmissionGate gate);
   /// The workload completed: its quota is released and it leaves every queue.
   absl::Status Finish(std::string_view namespace_, std::string_view name);
   /// An evicting workload has stopped: its quota is released and it goes back to its queue.

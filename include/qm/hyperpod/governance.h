@@ -1,11 +1,15 @@
 // Submission rules of a HyperPod-governed cluster (hyperpod-mapping.md §2.9, §8): the admission
 // policy HyperPod installs (queue-name label required, priority class must be defined) and the
-// access rule (a principal submits only for its teams). The Engine knows nothing of either;
-// `GovernedEngine` is the gate in front of it.
+// access rule (a principal submits only for its teams). Both are given to the Engine as its
+// submission gate, so every `Submit`/`SubmitAs`/`Apply`/`ApplyAs` passes them:
 //
-//   qm::hyperpod::GovernedEngine gate(engine, qm::hyperpod::Governance::FromPolicies(policies), access);
-//   absl::StatusOr<qm::WorkloadId> id = gate.Submit("arn:aws:iam::111122223333:role/team-a", spec);
-//   // PermissionDenied, nothing changed, when the role is not a member of the workload's team.
+//   qm::EngineConfig config;
+//   config.submission_gate = qm::hyperpod::MakeSubmissionGate(
+//       qm::hyperpod::Governance::FromPolicies(policies), access);
+//   qm::Engine engine(config);
+//   engine.SubmitAs("arn:aws:sts::444455556666:assumed-role/team-b-access/bob", spec);
+//   // PermissionDenied naming the principal and its teams, and nothing changed, when the role is
+//   // not a member of the workload's team.
 #ifndef QM_HYPERPOD_GOVERNANCE_H_
 #define QM_HYPERPOD_GOVERNANCE_H_
 
@@ -73,6 +77,12 @@ std::string EffectivePrincipal(std::string_view principal);
 std::vector<std::string> TeamsOf(const AccessTable& access, std::string_view principal);
 bool IsAdmin(const AccessTable& access, std::string_view principal);
 
+/// The namespace part of §8 `may_submit` (what Kubernetes RBAC decides before any admission
+/// policy runs): an administrator, or a member of team T submitting into `hyperpod-ns-T`.
+/// PermissionDenied naming the principal, the namespace and the principal's teams otherwise.
+absl::Status CheckNamespaceAccess(const AccessTable& access, const Governance& governance,
+                                  std::string_view principal, const WorkloadSpec& workload);
+
 /// §8 `may_submit`: an administrator, or a member of team T submitting into `hyperpod-ns-T` to
 /// `hyperpod-ns-T-localqueue` with no class or a defined one. PermissionDenied naming the
 /// principal, the workload and the teams it may use otherwise.
@@ -83,25 +93,11 @@ absl::Status CheckAccess(const AccessTable& access, const Governance& governance
 bool MayReadClusterQueue(const AccessTable& access, const Governance& governance,
                          std::string_view principal, std::string_view cluster_queue);
 
-/// The governed submission gate in front of an Engine: every submission passes `CheckSubmission`
-/// and, when an access table is given, `CheckAccess`, before `Engine::Submit`. A refused
-/// submission changes nothing.
-class GovernedEngine {
- public:
-  GovernedEngine(Engine& engine, Governance governance, std::optional<AccessTable> access = {});
-
-  absl::StatusOr<WorkloadId> Submit(std::string_view principal, const WorkloadSpec& workload);
-  /// The checks of `Submit` alone.
-  absl::Status Check(std::string_view principal, const WorkloadSpec& workload) const;
-
-  Engine& engine() { return engine_; }
-  const Governance& governance() const { return governance_; }
-
- private:
-  Engine& engine_;
-  Governance governance_;
-  std::optional<AccessTable> access_;
-};
+/// The Engine's submission gate for a governed cluster: `CheckSubmission` for every submission and,
+/// when an access table is given, `CheckAccess` for every submission made on behalf of a principal
+/// (`Engine::SubmitAs`/`ApplyAs`). A submission without a principal is the embedding program's own
+/// and is treated as a cluster administrator's: only the admission policy applies to it.
+SubmissionGate MakeSubmissionGate(Governance governance, std::optional<AccessTable> access = {});
 
 }  // namespace qm::hyperpod
 

@@ -47,6 +47,8 @@ struct Manifest {
   /// Kueue's fair-sharing configuration, when the manifest holds HyperPod policies (from the
   /// ClusterSchedulerConfig's FairShare, Enabled by default).
   std::optional<FairSharingConfig> fair_sharing;
+  /// With HyperPod policies: `MessageStyle::kLegacy`, the wording HyperPod's Kueue uses.
+  std::optional<MessageStyle> message_style;
 };
 
 /// Reads a manifest file. Errors are InvalidArgument (bad content) or NotFound (unreadable file).

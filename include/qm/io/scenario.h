@@ -19,6 +19,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "qm/adapter/engine.h"
+#include "qm/hyperpod/governance.h"
 #include "qm/io/manifest.h"
 #include "qm/io/output_format.h"
 
@@ -34,6 +35,12 @@ struct ScenarioConfig {
   FeatureGates features;
   /// Confirm every evicting workload at the start of each `schedule` step.
   bool release_evicted_at_next_schedule = true;
+  /// `messageStyle: Current|Legacy` (ours). Unset: Current, or Legacy when the scenario holds
+  /// HyperPod policies (HyperPod's Kueue words its messages the older way).
+  std::optional<MessageStyle> message_style;
+  /// `access:` (ours) the HyperPod access table `submit` steps are checked against
+  /// (hyperpod-mapping.md §8): `{members: {principal: [team, ...]}, admins: [principal, ...]}`.
+  std::optional<hyperpod::AccessTable> access;
 };
 
 // ---- Steps -------------------------------------------------------------------------------------
@@ -76,8 +83,19 @@ struct AssignFlavorsStep {
   std::string cluster_queue;
 };
 
+/// `submit: {as: principal, objects: [workloads]}` (ours): each workload is submitted on behalf of
+/// `principal` through the engine's submission gate, i.e. HyperPod's admission policy and, with
+/// `config.access`, its access rule. A refused workload is a result of the step (`refused`), not
+/// an error; the others are submitted.
+struct SubmitStep {
+  std::string principal;
+  std::vector<ManifestObject> objects;
+  /// The gate of the policies read up to this step (unset without HyperPod policies or access).
+  SubmissionGate gate;
+};
+
 using StepAction = std::variant<ScheduleStep, ApplyStep, DeleteStep, FinishStep, EvictionDoneStep,
-                                AdvanceStep, PreemptionTargetsStep, AssignFlavorsStep>;
+                                AdvanceStep, PreemptionTargetsStep, AssignFlavorsStep, SubmitStep>;
 
 /// The scenario-file key of an action ("schedule", "preemptionTargets", ...).
 const char* StepActionName(const StepAction& action);
@@ -127,9 +145,15 @@ struct Expectations {
   std::map<std::string, std::string> messages;
   /// ClusterQueue → flavor → resource → amount in base units; zero amounts are dropped.
   std::optional<std::map<std::string, std::map<std::string, std::map<std::string, int64_t>>>> usage;
+  /// `borrowed:` (ours) the part of `usage` above nominal, Kueue's `flavorsUsage[].borrowed`; same
+  /// shape and rules as `usage`.
+  std::optional<std::map<std::string, std::map<std::string, std::map<std::string, int64_t>>>> borrowed;
   /// `weightedShares:` ClusterQueue or Cohort name → Kueue's `status.fairSharing.weightedShare`
   /// (an integer; `max` for a zero-weight borrower). Only the listed names are compared.
   std::map<std::string, int64_t> weighted_shares;
+  /// `refused:` (ours) workload → text the refusal of a `submit` step must contain; the refused
+  /// set is compared exactly (a `submit` step's `expect` without it expects no refusal).
+  std::optional<std::map<std::string, std::string>> refused;
 };
 
 /// One step: an action and what must hold after it.
@@ -197,6 +221,8 @@ struct StepResult {
   std::optional<std::vector<PreemptedWorkload>> targets;
   /// Result of an `assignFlavors` step.
   std::optional<Assignment> assignment;
+  /// Workloads a `submit` step's gate refused, with the reason, in step order.
+  std::vector<std::pair<std::string, std::string>> refused;
   /// With fair sharing enabled: the weighted share of every ClusterQueue and Cohort after the
   /// step, by name.
   std::vector<std::pair<std::string, int64_t>> cluster_queue_shares;

@@ -242,19 +242,27 @@ class FlavorAssigner {
       check->potential = max_capacity;
     }
     if (val > max_capacity) {
-      *msg = fmt::format(
-          "insufficient quota for {} in flavor {}, previously considered podsets requests ({}) + "
-          "current podset request ({}) > maximum capacity ({})",
-          rname, s_.FlavorName(f), FormatLimit(rname, assumed), FormatAmount(rname, request),
-          FormatLimit(rname, max_capacity));
+      if (s_.config.message_style == MessageStyle::kLegacy) {
+        *msg = LegacyQuotaMessage(fr, val, available, /*never_fits=*/true);
+      } else {
+        *msg = fmt::format(
+            "insufficient quota for {} in flavor {}, previously considered podsets requests ({}) + "
+            "current podset request ({}) > maximum capacity ({})",
+            rname, s_.FlavorName(f), FormatLimit(rname, assumed), FormatAmount(rname, request),
+            FormatLimit(rname, max_capacity));
+      }
       *nofit = NoFitReason::kExceedsMaxQuota;
       return {Granular::kNoFit, 0};
     }
     const BorrowLevel bl = s_.tree.BorrowingLevel(cq_->node, fr, val);
     if (check) check->borrow_level = bl.level;
     if (val <= available) return {Granular::kFit, bl.level};
-    *msg = fmt::format("insufficient unused quota for {} in flavor {}, {} more needed", rname,
-                       s_.FlavorName(f), FormatLimit(rname, SubAmount(val, available)));
+    if (s_.config.message_style == MessageStyle::kLegacy) {
+      *msg = LegacyQuotaMessage(fr, val, available, /*never_fits=*/false);
+    } else {
+      *msg = fmt::format("insufficient unused quota for {} in flavor {}, {} more needed", rname,
+                         s_.FlavorName(f), FormatLimit(rname, SubAmount(val, available)));
+    }
     if (nominal >= val || bl.may_reclaim || CanPreemptWhileBorrowing()) {
       auto [g, level] = oracle_->Simulate(fr, val);
       *nofit = g == Granular::kNoFit ? NoFitReason::kWaitingForQuota : NoFitReason::kNone;
@@ -262,6 +270,26 @@ class FlavorAssigner {
     }
     *nofit = NoFitReason::kWaitingForQuota;
     return {Granular::kNoFit, bl.level};
+  }
+
+  // The same finding in the words of flat-cohort Kueue releases (MessageStyle::kLegacy). Those
+  // checked the queue's own borrowing limit against its current usage first, then the cohort, so
+  // the first sentence that applies wins; `val` includes the earlier pod sets of the workload.
+  std::string LegacyQuotaMessage(FrId fr, int64_t val, int64_t available, bool never_fits) const {
+    const std::string& rname = s_.ResourceName(s_.catalog.FrResource(fr));
+    const std::string& fname = s_.FlavorName(s_.catalog.FrFlavor(fr));
+    const FrQuota& q = s_.tree.quota(cq_->node, fr);
+    const bool in_cohort = s_.tree.parent(cq_->node) != kNoNode;
+    if (in_cohort && q.borrowing_limit != kUnlimited &&
+        AddAmount(q.usage, val) > AddAmount(q.nominal, q.borrowing_limit)) {
+      return fmt::format("borrowing limit for {} in flavor {} exceeded", rname, fname);
+    }
+    if (!in_cohort && never_fits) {
+      return fmt::format("insufficient quota for {} in flavor {} in ClusterQueue", rname, fname);
+    }
+    return fmt::format("insufficient unused quota {}for {} in flavor {}, {} more needed",
+                       in_cohort ? "in cohort " : "", rname, fname,
+                       FormatLimit(rname, SubAmount(val, available)));
   }
 
   // Resources of the pod set in Kueue's iteration order (FNV-1a hash of the name, then name).

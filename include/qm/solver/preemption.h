@@ -73,6 +73,11 @@ inline std::string PreemptionMessage(const ClusterState& s, WorkloadId preemptor
   const WorkloadRecord& p = s.wl(preemptor);
   const std::string& uid = p.uid();
   const std::string& job_uid = p.extras ? p.extras->job_uid : EmptyString();
+  if (s.config.message_style == MessageStyle::kLegacy) {
+    // Flat-cohort Kueue releases named only the preemptor's UID.
+    return fmt::format("Preempted to accommodate a workload (UID: {}) due to {}",
+                       uid.empty() ? "UNKNOWN" : uid, HumanPreemptionReason(reason));
+  }
   const WorkloadRecord& v = s.wl(victim);
   return fmt::format(
       "Preempted to accommodate a workload (UID: {}, JobUID: {}) due to {}; preemptor path: {}; "
