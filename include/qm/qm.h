@@ -19,6 +19,7 @@
 #include "qm/hyperpod/governance.h"
 #include "qm/hyperpod/instance_catalog.h"
 #include "qm/hyperpod/policy_reader.h"
+#include "qm/hyperpod/render.h"
 #include "qm/hyperpod/translate.h"
 #include "qm/io/manifest.h"
 #include "qm/io/manifest_writer.h"

@@ -169,11 +169,15 @@ absl::Status CheckAccess(const AccessTable& access, const Governance& governance
   const Governance::Team* team =
       governance.FindNamespace(workload.namespace_.empty() ? "default" : workload.namespace_);
   const std::string queue = QueueOf(workload);
+  if (queue.empty()) {
+    return absl::PermissionDeniedError(fmt::format(
+        "{}: principal '{}'{} must submit to queue '{}' (label {}), but names no queue",
+        WorkloadLabel(workload), principal, EvaluatedAs(principal), team->local_queue, kQueueNameLabel));
+  }
   if (queue != team->local_queue) {
     return absl::PermissionDeniedError(fmt::format(
-        "{}: principal '{}'{} may submit to queue '{}' only, not {}", WorkloadLabel(workload),
-        principal, EvaluatedAs(principal), team->local_queue,
-        queue.empty() ? std::string("without a queue") : fmt::format("'{}'", queue)));
+        "{}: principal '{}'{} may submit to queue '{}' only, not '{}'", WorkloadLabel(workload),
+        principal, EvaluatedAs(principal), team->local_queue, queue));
   }
   std::string field;
   const std::string cls = ClassOf(workload, &field);

@@ -74,26 +74,31 @@ bool ValidClusterArn(std::string_view s) {
   return id.size() == 12 && s.empty();
 }
 
+// An optionally signed run of digits. Values beyond ±10^18 saturate there (every range checked is far
+// inside it), so `99999999999999999999` reads as out of range, not as "not an integer".
 std::optional<int64_t> ParseInteger(std::string_view s) {
+  constexpr int64_t kSaturated = 1'000'000'000'000'000'000;
   if (s.empty()) return std::nullopt;
   bool negative = false;
   if (s.front() == '-' || s.front() == '+') {
     negative = s.front() == '-';
     s.remove_prefix(1);
   }
-  if (s.empty() || s.size() > 18) return std::nullopt;
+  if (s.empty()) return std::nullopt;
   int64_t v = 0;
   for (char c : s) {
     if (c < '0' || c > '9') return std::nullopt;
-    v = v * 10 + (c - '0');
+    v = v >= kSaturated / 10 ? kSaturated : v * 10 + (c - '0');  // never above 10^18, no overflow
   }
   return negative ? -v : v;
 }
 
 // `12`, `48.0`, `5.25`: digits with an optional fraction (trailing zeros dropped, at most 6 left).
-// Sets `negative` for a leading '-'.
-std::optional<Decimal> ParseDecimalText(std::string_view s, bool* negative) {
+// Sets `negative` for a leading '-' and `too_large` (returning nullopt) for more than 12 integer
+// digits, which is above every range the API allows.
+std::optional<Decimal> ParseDecimalText(std::string_view s, bool* negative, bool* too_large = nullptr) {
   *negative = false;
+  if (too_large != nullptr) *too_large = false;
   if (!s.empty() && (s.front() == '-' || s.front() == '+')) {
     *negative = s.front() == '-';
     s.remove_prefix(1);
@@ -102,6 +107,13 @@ std::optional<Decimal> ParseDecimalText(std::string_view s, bool* negative) {
   std::string_view whole = s.substr(0, dot);
   std::string_view frac = dot == std::string_view::npos ? std::string_view() : s.substr(dot + 1);
   while (!frac.empty() && frac.back() == '0') frac.remove_suffix(1);
+  auto digits = [](std::string_view t) {
+    return std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  if (whole.size() > 12 && digits(whole) && digits(frac) && too_large != nullptr) {
+    *too_large = true;
+    return std::nullopt;
+  }
   if ((whole.empty() && frac.empty() && dot == std::string_view::npos) || whole.size() > 12 ||
       frac.size() > 6) {
     return std::nullopt;
@@ -117,6 +129,27 @@ std::optional<Decimal> ParseDecimalText(std::string_view s, bool* negative) {
     ++d.scale;
   }
   return d;
+}
+
+// A non-negative JSON number: `int [frac] [exp]` (RFC 8259 §6, without the minus sign).
+bool IsEpochNumber(std::string_view s) {
+  auto digits = [&s]() {
+    size_t n = 0;
+    while (n < s.size() && s[n] >= '0' && s[n] <= '9') ++n;
+    s.remove_prefix(n);
+    return n;
+  };
+  if (digits() == 0) return false;
+  if (!s.empty() && s.front() == '.') {
+    s.remove_prefix(1);
+    if (digits() == 0) return false;
+  }
+  if (!s.empty() && (s.front() == 'e' || s.front() == 'E')) {
+    s.remove_prefix(1);
+    if (!s.empty() && (s.front() == '+' || s.front() == '-')) s.remove_prefix(1);
+    if (digits() == 0) return false;
+  }
+  return s.empty();
 }
 
 std::string JoinList(std::span<const std::string_view> names, std::string_view sep = ", ") {
@@ -157,12 +190,21 @@ class Reader {
       Fail(n, path, fmt::format("expected a structure, got {}", n.TypeName()));
       return false;
     }
-    for (const auto& [key, value] : n.fields) {
+    for (size_t i = 0; i < n.fields.size(); ++i) {
+      const auto& [key, value] = n.fields[i];
       if (std::find(known.begin(), known.end(), key) == known.end()) {
         Fail(value, Join(path, key),
              fmt::format("unknown member (expected one of {})",
                          JoinList(std::span<const std::string_view>(known.begin(), known.size()))));
         return false;
+      }
+      // JSON and YAML readers keep both copies of a repeated key and `Find` would silently take
+      // the first; the value meant is ambiguous, so say so.
+      for (size_t j = 0; j < i; ++j) {
+        if (n.fields[j].first == key) {
+          Fail(value, Join(path, key), fmt::format("is given twice (also at line {})", n.fields[j].second.line));
+          return false;
+        }
       }
     }
     return true;
@@ -195,7 +237,8 @@ class Reader {
       return std::nullopt;
     }
     if (*v < min || *v > max) {
-      Fail(*n, path, fmt::format("{} is outside {}–{}", *v, min, max));
+      // The text as written: a saturated value would misstate it.
+      Fail(*n, path, fmt::format("{} is outside {}–{}", *s, min, max));
       return std::nullopt;
     }
     return v;
@@ -205,7 +248,12 @@ class Reader {
     const std::optional<std::string> s = String(n, path);
     if (!s.has_value()) return std::nullopt;
     bool negative = false;
-    const std::optional<Decimal> d = ParseDecimalText(*s, &negative);
+    bool too_large = false;
+    const std::optional<Decimal> d = ParseDecimalText(*s, &negative, &too_large);
+    if (too_large) {
+      Fail(*n, path, fmt::format("{} is outside 0–{}", *s, max));
+      return std::nullopt;
+    }
     if (!d.has_value()) {
       Fail(*n, path, fmt::format("\"{}\" is not a number with at most 6 decimals", *s));
       return std::nullopt;
@@ -251,13 +299,12 @@ class Reader {
     return &n->items;
   }
 
-  // ISO-8601 text (as the AWS CLI prints) or epoch seconds (the JSON wire form).
+  // ISO-8601 text (as the AWS CLI prints) or epoch seconds (the JSON wire form: any non-negative
+  // JSON number, e.g. `1753380732.021` or, as Java-based AWS services write it, `1.753380732021E9`).
   void Timestamp(const Node* n, std::string_view path) {
     const std::optional<std::string> s = String(n, path);
     if (!s.has_value()) return;
-    bool negative = false;
-    std::optional<Decimal> epoch = ParseDecimalText(*s, &negative);
-    if (epoch.has_value() && !negative) return;
+    if (IsEpochNumber(*s)) return;
     if (!ParseRfc3339(*s).ok()) {
       Fail(*n, path, fmt::format("\"{}\" is neither an ISO-8601 timestamp nor epoch seconds", *s));
     }
@@ -331,7 +378,8 @@ class Reader {
       const std::vector<std::string_view> profiles = MigProfilesOf(r->instance_type);
       if (profiles.empty()) {
         Fail(*t, Join(ppath, "Type"),
-             fmt::format("{} does not support accelerator partitions (MIG)", r->instance_type));
+             fmt::format("\"{}\" is not allowed: {} does not support accelerator partitions (MIG)",
+                         part.type, r->instance_type));
         return;
       }
       if (std::find(profiles.begin(), profiles.end(), part.type) == profiles.end()) {
@@ -346,9 +394,17 @@ class Reader {
     const bool granular = r->accelerators.has_value() || r->vcpu.has_value() ||
                           r->memory_gib.has_value() || r->partition.has_value();
     if (r->count.has_value() && granular) {
+      std::string given;
+      for (std::string_view member : {"Accelerators", "VCpu", "MemoryInGiB", "AcceleratorPartition"}) {
+        if (const Node* m = n.Find(member); m != nullptr && !m->is_null()) {
+          given += given.empty() ? "" : ", ";
+          given += member;
+        }
+      }
       Fail(*n.Find("Count"), Join(path, "Count"),
-           "cannot be combined with Accelerators, VCpu, MemoryInGiB or AcceleratorPartition in one "
-           "entry");
+           fmt::format("{} whole instances cannot be combined with {} in one entry (give Count, or "
+                       "Accelerators/VCpu/MemoryInGiB/AcceleratorPartition)",
+                       *r->count, given));
       return;
     }
     if (!r->count.has_value() && !granular) {
@@ -357,7 +413,8 @@ class Reader {
     }
     if (r->accelerators.value_or(0) > 0 && type->accelerators == 0) {
       Fail(*n.Find("Accelerators"), Join(path, "Accelerators"),
-           fmt::format("{} has no accelerators", r->instance_type));
+           fmt::format("{} is not allowed: {} has no accelerators (CPU only)", *r->accelerators,
+                       r->instance_type));
     }
   }
 
@@ -410,7 +467,7 @@ class Reader {
         if (!in_quota) {
           const Node& item = rs->Find("AbsoluteBorrowLimits")->items[i];
           Fail(*item.Find("InstanceType"), fmt::format("{}[{}].InstanceType", apath, i),
-               fmt::format("{} is not in ComputeQuotaConfig.ComputeQuotaResources", type));
+               fmt::format("{} is not in {}", type, Join(path, "ComputeQuotaResources")));
           return;
         }
       }
@@ -508,6 +565,17 @@ class Reader {
 
 // ---- API documents (JSON) ----------------------------------------------------------------------
 
+// Names the object `<kind>/<Name>` when `n` has a valid `Name`, else `<kind>`, so that errors found
+// before the name is read (unknown members) still say which object they are in.
+void NameObject(Reader& r, const Node& n, std::string_view kind) {
+  const Node* name = n.is_map() ? n.Find("Name") : nullptr;
+  if (name != nullptr && name->is_scalar() && ValidPolicyName(name->text)) {
+    r.set_object(fmt::format("{}/{}", kind, name->text));
+  } else {
+    r.set_object(std::string(kind));
+  }
+}
+
 void ReadDescribedQuota(Reader& r, const Node& n, const std::string& path, bool summary,
                         ComputeQuotaPolicy* q) {
   std::initializer_list<std::string_view> describe = {
@@ -518,10 +586,11 @@ void ReadDescribedQuota(Reader& r, const Node& n, const std::string& path, bool 
       "ComputeQuotaArn", "ComputeQuotaId", "Name", "ComputeQuotaVersion", "Status", "ClusterArn",
       "ComputeQuotaConfig", "ComputeQuotaTarget", "ActivationState", "CreationTime",
       "LastModifiedTime"};
+  NameObject(r, n, "ComputeQuota");
   if (!r.Members(n, path, summary ? summary_members : describe)) return;
   const Node* name = r.Required(n, path, "Name");
   if (name == nullptr) return;
-  q->name = r.String(name, Join(path, "Name")).value_or("");
+  r.PolicyName(name, Join(path, "Name"), &q->name);
   r.set_object("ComputeQuota/" + q->name);
   r.Required(n, path, "ComputeQuotaTarget");
   r.Int(n.Find("ComputeQuotaVersion"), Join(path, "ComputeQuotaVersion"), 0, INT32_MAX);
@@ -534,14 +603,15 @@ void ReadDescribedQuota(Reader& r, const Node& n, const std::string& path, bool 
   r.Timestamp(n.Find("LastModifiedTime"), Join(path, "LastModifiedTime"));
   if (!r.ok()) return;
   if (const Node* c = n.Find("ComputeQuotaConfig"); c != nullptr && !c->is_null()) {
-    r.ComputeQuotaConfig(*c, "ComputeQuotaConfig", q);
+    r.ComputeQuotaConfig(*c, Join(path, "ComputeQuotaConfig"), q);
   }
   if (!r.ok()) return;
-  r.ComputeQuotaTarget(*n.Find("ComputeQuotaTarget"), "ComputeQuotaTarget", q);
-  r.ActivationState(n.Find("ActivationState"), "ActivationState", q);
+  r.ComputeQuotaTarget(*n.Find("ComputeQuotaTarget"), Join(path, "ComputeQuotaTarget"), q);
+  r.ActivationState(n.Find("ActivationState"), Join(path, "ActivationState"), q);
 }
 
 void ReadCreateQuotaRequest(Reader& r, const Node& n, ComputeQuotaPolicy* q) {
+  NameObject(r, n, "ComputeQuota");
   if (!r.Members(n, "", {"Name", "Description", "ClusterArn", "ComputeQuotaConfig",
                          "ComputeQuotaTarget", "ActivationState", "Tags"})) {
     return;
@@ -564,6 +634,7 @@ void ReadCreateQuotaRequest(Reader& r, const Node& n, ComputeQuotaPolicy* q) {
 }
 
 void ReadSchedulerDocument(Reader& r, const Node& n, bool describe, SchedulerConfigPolicy* sc) {
+  NameObject(r, n, "ClusterSchedulerConfig");
   if (describe) {
     if (!r.Members(n, "", {"ClusterSchedulerConfigArn", "ClusterSchedulerConfigId", "Name",
                            "ClusterSchedulerConfigVersion", "Status", "FailureReason",
@@ -577,11 +648,7 @@ void ReadSchedulerDocument(Reader& r, const Node& n, bool describe, SchedulerCon
   }
   const Node* name = r.Required(n, "", "Name");
   if (name == nullptr) return;
-  if (describe) {
-    sc->name = r.String(name, "Name").value_or("");
-  } else {
-    r.PolicyName(name, "Name", &sc->name);
-  }
+  r.PolicyName(name, "Name", &sc->name);
   r.set_object("ClusterSchedulerConfig/" + sc->name);
   std::string description;
   r.Description(n.Find("Description"), "Description", &description);
@@ -614,7 +681,13 @@ std::string ObjectName(Reader& r, const Node& n, std::string_view kind) {
   }
   const Node* name = r.Required(*metadata, "metadata", "name");
   if (name == nullptr) return "";
-  std::string out = r.String(name, "metadata.name").value_or("");
+  std::string out;
+  if (kind == "HyperPodCluster") {
+    out = r.String(name, "metadata.name").value_or("");
+  } else {
+    // metadata.name is the policy's API `Name`, so it follows the API's pattern.
+    r.PolicyName(name, "metadata.name", &out);
+  }
   r.set_object(fmt::format("{}/{}", kind, out));
   return out;
 }
@@ -627,6 +700,9 @@ void ReadSchedulerObject(Reader& r, const Node& n, SchedulerConfigPolicy* sc) {
     return;
   }
   r.ClusterArn(n.Find("clusterArn"), "clusterArn", true, &sc->cluster_arn);
+  // The policy model keeps no description, but the API's length limit still applies.
+  std::string description;
+  r.Description(n.Find("description"), "description", &description);
   const Node* config = n.Find("schedulerConfig");
   const Node* cli = n.Find("cli");
   if (config != nullptr && cli != nullptr) {
@@ -854,34 +930,36 @@ absl::StatusOr<PolicyDocument> ReadPolicyFile(const std::string& path) {
 }
 
 absl::Status MergePolicies(PolicySet& into, PolicySet more) {
-  if (more.scheduler.has_value()) {
-    if (into.scheduler.has_value()) {
-      return absl::InvalidArgumentError(fmt::format(
-          "{}: ClusterSchedulerConfig/{}: a cluster has one cluster policy, and {} already defines "
-          "ClusterSchedulerConfig/{}",
-          more.scheduler->source, more.scheduler->name, into.scheduler->source, into.scheduler->name));
-    }
-    into.scheduler = std::move(more.scheduler);
+  // Every conflict is found before anything moves, so a refused merge leaves `into` as it was.
+  if (more.scheduler.has_value() && into.scheduler.has_value()) {
+    return absl::InvalidArgumentError(fmt::format(
+        "{}: ClusterSchedulerConfig/{}: a cluster has one cluster policy, and {} already defines "
+        "ClusterSchedulerConfig/{}",
+        more.scheduler->source, more.scheduler->name, into.scheduler->source, into.scheduler->name));
   }
-  if (more.cluster.has_value()) {
-    if (into.cluster.has_value()) {
-      return absl::InvalidArgumentError(
-          fmt::format("{}: HyperPodCluster/{}: only one HyperPodCluster may be given ({} defines "
-                      "HyperPodCluster/{})",
-                      more.cluster->source, more.cluster->name, into.cluster->source,
-                      into.cluster->name));
-    }
-    into.cluster = std::move(more.cluster);
+  if (more.cluster.has_value() && into.cluster.has_value()) {
+    return absl::InvalidArgumentError(
+        fmt::format("{}: HyperPodCluster/{}: only one HyperPodCluster may be given ({} defines "
+                    "HyperPodCluster/{})",
+                    more.cluster->source, more.cluster->name, into.cluster->source, into.cluster->name));
   }
+  if (more.scheduler.has_value()) into.scheduler = std::move(more.scheduler);
+  if (more.cluster.has_value()) into.cluster = std::move(more.cluster);
   for (ComputeQuotaPolicy& q : more.quotas) into.quotas.push_back(std::move(q));
   return absl::OkStatus();
 }
 
 absl::StatusOr<SchedulerConfigPolicy> ParseSchedulerConfigShorthand(std::string_view text) {
-  QM_ASSIGN_OR_RETURN(internal::Node tree, internal::ParseShorthand(text, 0));
-  internal::Reader r("", "");
+  // Errors read like the file forms' ("<object>: <member path>: ..."), without a file.
+  constexpr std::string_view kObject = "ClusterSchedulerConfig";
+  absl::StatusOr<internal::Node> tree = internal::ParseShorthand(text, 0);
+  if (!tree.ok()) {
+    return absl::InvalidArgumentError(fmt::format("{}: SchedulerConfig: not AWS CLI shorthand: {}", kObject,
+                                                  std::string(tree.status().message())));
+  }
+  internal::Reader r("", std::string(kObject));
   SchedulerConfigPolicy sc;
-  r.SchedulerConfig(tree, "SchedulerConfig", &sc);
+  r.SchedulerConfig(*tree, "SchedulerConfig", &sc);
   if (!r.ok()) return r.status();
   return sc;
 }
@@ -890,26 +968,35 @@ absl::StatusOr<ComputeQuotaPolicy> ParseComputeQuotaShorthand(std::string_view n
                                                               std::string_view config,
                                                               std::string_view target,
                                                               std::string_view activation_state) {
+  auto scalar = [](std::string_view text) {
+    internal::Node n;
+    n.type = internal::Node::Type::kScalar;
+    n.text = std::string(text);
+    return n;
+  };
   ComputeQuotaPolicy q;
-  q.name = std::string(name);
-  internal::Reader r("", "");
+  const std::string object = name.empty() ? "ComputeQuota" : fmt::format("ComputeQuota/{}", name);
+  internal::Reader r("", object);
+  if (!name.empty()) {
+    const internal::Node name_node = scalar(name);
+    r.PolicyName(&name_node, "Name", &q.name);
+    if (!r.ok()) return r.status();
+  }
   absl::StatusOr<internal::Node> config_tree = internal::ParseShorthand(config, 0);
   if (!config_tree.ok()) {
-    return absl::InvalidArgumentError(
-        fmt::format("ComputeQuotaConfig: not AWS CLI shorthand: {}", std::string(config_tree.status().message())));
+    return absl::InvalidArgumentError(fmt::format("{}: ComputeQuotaConfig: not AWS CLI shorthand: {}", object,
+                                                  std::string(config_tree.status().message())));
   }
   r.ComputeQuotaConfig(*config_tree, "ComputeQuotaConfig", &q);
   if (!r.ok()) return r.status();
   absl::StatusOr<internal::Node> target_tree = internal::ParseShorthand(target, 0);
   if (!target_tree.ok()) {
-    return absl::InvalidArgumentError(
-        fmt::format("ComputeQuotaTarget: not AWS CLI shorthand: {}", std::string(target_tree.status().message())));
+    return absl::InvalidArgumentError(fmt::format("{}: ComputeQuotaTarget: not AWS CLI shorthand: {}", object,
+                                                  std::string(target_tree.status().message())));
   }
   r.ComputeQuotaTarget(*target_tree, "ComputeQuotaTarget", &q);
   if (!activation_state.empty()) {
-    internal::Node state;
-    state.type = internal::Node::Type::kScalar;
-    state.text = std::string(activation_state);
+    const internal::Node state = scalar(activation_state);
     r.ActivationState(&state, "ActivationState", &q);
   }
   if (!r.ok()) return r.status();

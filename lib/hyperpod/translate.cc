@@ -42,6 +42,10 @@ int64_t Clamp(i128 v) {
   return static_cast<int64_t>(v > kMax ? kMax : v);
 }
 
+// `a + b` for clamped amounts, clamped again: sums over many teams at the largest allowed quota
+// (10,000,000 × 2 TiB of memory each) would otherwise overflow int64.
+int64_t ClampedSum(int64_t a, int64_t b) { return Clamp(i128{a} + b); }
+
 // Memory in bytes by the units rule: whole GiB when integral, else rounded down to MiB.
 int64_t RoundMemory(Rational bytes) {
   if (bytes.num % (bytes.den * kGiB) == 0) return Clamp(bytes.num / bytes.den);
@@ -80,6 +84,27 @@ std::string FormatCount(std::string_view resource, int64_t v) {
     if (v % kMiB == 0) return fmt::format("{}Mi", v / kMiB);
   }
   return std::to_string(v);
+}
+
+// Whether `d × per_unit` is a whole number (VCpu in millicores: 1000; MemoryInGiB in MiB: 1024).
+bool DividesUnit(const Decimal& d, int64_t per_unit) {
+  i128 den = 1;
+  for (int32_t i = 0; i < d.scale; ++i) den *= 10;
+  return (i128{d.unscaled} * per_unit) % den == 0;
+}
+
+// The decimal as written, without trailing zeros ("0.0001", "48").
+std::string DecimalText(const Decimal& d) {
+  std::string digits = std::to_string(d.unscaled);
+  if (d.scale == 0) return digits;
+  if (static_cast<int32_t>(digits.size()) <= d.scale) {
+    digits.insert(0, static_cast<size_t>(d.scale) + 1 - digits.size(), '0');
+  }
+  std::string out = digits.substr(0, digits.size() - static_cast<size_t>(d.scale)) + "." +
+                    digits.substr(digits.size() - static_cast<size_t>(d.scale));
+  while (out.back() == '0') out.pop_back();
+  if (out.back() == '.') out.pop_back();
+  return out;
 }
 
 }  // namespace
@@ -191,10 +216,47 @@ FlavorAmounts ScaleAmounts(const FlavorAmounts& amounts, int64_t percent) {
   return out;
 }
 
+namespace {
+
+// The instance types of one list are catalogued quota types and unique: the reader checks this for
+// everything it reads, but a PolicySet built in code has not been read, and `EffectiveAmounts`
+// would silently give an unknown type zero quota.
+absl::Status CheckInstanceTypes(const ComputeQuotaPolicy& q, const std::vector<QuotaResource>& list,
+                                std::string_view path) {
+  for (size_t i = 0; i < list.size(); ++i) {
+    const InstanceType* t = FindInstanceType(list[i].instance_type);
+    if (t == nullptr || !t->quota_allowed()) {
+      return absl::InvalidArgumentError(
+          fmt::format("{}: {}[{}].InstanceType: \"{}\" is not a HyperPod instance type (ClusterInstanceType)",
+                      QuotaLabel(q), path, i, list[i].instance_type));
+    }
+    for (size_t j = 0; j < i; ++j) {
+      if (list[j].instance_type == list[i].instance_type) {
+        return absl::InvalidArgumentError(fmt::format("{}: {}[{}].InstanceType: {} is already listed in {}[{}]",
+                                                      QuotaLabel(q), path, i, list[i].instance_type, path, j));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::Status Validate(const PolicySet& policies) {
   std::map<std::string, const ComputeQuotaPolicy*> by_name;
   std::map<std::string, const ComputeQuotaPolicy*> by_team;
   for (const ComputeQuotaPolicy& q : policies.quotas) {
+    if (absl::Status st = CheckInstanceTypes(q, q.resources, "ComputeQuotaConfig.ComputeQuotaResources");
+        !st.ok()) {
+      return st;
+    }
+    if (q.sharing.has_value()) {
+      if (absl::Status st = CheckInstanceTypes(q, q.sharing->absolute_borrow_limits,
+                                               "ComputeQuotaConfig.ResourceSharingConfig.AbsoluteBorrowLimits");
+          !st.ok()) {
+        return st;
+      }
+    }
     if (auto [it, fresh] = by_name.emplace(q.name, &q); !fresh) {
       return absl::AlreadyExistsError(
           fmt::format("{}: Name: an allocation named '{}' is already defined{}", QuotaLabel(q), q.name,
@@ -269,7 +331,10 @@ std::map<std::string, std::map<std::string, int64_t>> TotalNominal(const std::ve
   std::map<std::string, std::map<std::string, int64_t>> out;
   for (const TeamQuota& t : teams) {
     for (const FlavorAmounts& f : t.nominal) {
-      for (const auto& [resource, v] : f.Resources()) out[f.instance_type][resource] += v;
+      for (const auto& [resource, v] : f.Resources()) {
+        int64_t& total = out[f.instance_type][resource];
+        total = ClampedSum(total, v);
+      }
     }
   }
   return out;
@@ -509,12 +574,28 @@ std::vector<Finding> Lint(const PolicySet& policies, const TranslateOptions& opt
                                            "ignored while FairShare=Disabled",
                                            q.name)});
     }
-    for (const QuotaResource& r : q.resources) {
+    for (size_t i = 0; i < q.resources.size(); ++i) {
+      const QuotaResource& r = q.resources[i];
       const InstanceType* t = FindInstanceType(r.instance_type);
       if (t != nullptr && !t->efa_known) {
         out.push_back({q.source, fmt::format("ComputeQuota/{}: the catalogue has no EFA figure for "
                                              "{}; its EFA quota is 0",
                                              q.name, r.instance_type)});
+      }
+      // The API takes floats; Kubernetes quotas are whole millicores and (here) MiB, so finer
+      // declared values are rounded down, which the administrator should know.
+      const std::string member = fmt::format("ComputeQuotaConfig.ComputeQuotaResources[{}]", i);
+      if (r.vcpu.has_value() && !DividesUnit(*r.vcpu, 1000)) {
+        out.push_back({q.source, fmt::format("ComputeQuota/{}: {}.VCpu: {} is finer than a millicore; the "
+                                             "quota uses {}",
+                                             q.name, member, DecimalText(*r.vcpu),
+                                             FormatCount("cpu", EffectiveAmounts(r, options).cpu_milli))});
+      }
+      if (r.memory_gib.has_value() && !DividesUnit(*r.memory_gib, 1024)) {
+        out.push_back({q.source, fmt::format("ComputeQuota/{}: {}.MemoryInGiB: {} is finer than a MiB; the "
+                                             "quota uses {}",
+                                             q.name, member, DecimalText(*r.memory_gib),
+                                             FormatCount("memory", EffectiveAmounts(r, options).memory_bytes))});
       }
     }
   }

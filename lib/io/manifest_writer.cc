@@ -15,6 +15,7 @@ namespace {
 using internal::Doc;
 
 constexpr std::string_view kKueueApiVersion = "kueue.x-k8s.io/v1beta2";
+constexpr std::string_view kKueueApiVersionV1beta1 = "kueue.x-k8s.io/v1beta1";
 constexpr std::string_view kJobUidLabel = "kueue.x-k8s.io/job-uid";
 
 Doc StringMapDoc(const Labels& labels) {
@@ -35,6 +36,30 @@ Doc AmountsDoc(const ResourceAmounts& amounts) {
     d.Set(resource, Doc::Str(FormatQuantityForManifest(resource, amount)));
   }
   return d;
+}
+
+bool IsV1beta1(const ManifestWriteOptions& o) { return o.api_version == KueueApiVersion::kV1beta1; }
+
+std::string_view KueueApiVersionOf(const ManifestWriteOptions& o) {
+  return IsV1beta1(o) ? kKueueApiVersionV1beta1 : kKueueApiVersion;
+}
+
+// Flow style keeps v1beta2 output compact; v1beta1 output mirrors `kubectl get -o yaml`, which
+// writes nested maps as blocks.
+Doc& FlowUnlessV1beta1(Doc& d, const ManifestWriteOptions& o) {
+  return IsV1beta1(o) ? d : d.Flow();
+}
+
+// `map` with its keys in alphabetical order: `kubectl get -o yaml` prints custom resources so, and
+// the HyperPod mapping (§2.3) shows ClusterQueues in that order.
+Doc SortedKeys(const Doc& map) {
+  std::vector<std::pair<std::string, Doc>> entries = map.entries();
+  std::stable_sort(entries.begin(), entries.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  Doc out = Doc::Map();
+  for (auto& [k, v] : entries) out.Set(std::move(k), std::move(v));
+  if (map.flow()) out.Flow();
+  return out;
 }
 
 Doc Header(std::string_view api_version, std::string_view kind, Doc metadata) {
@@ -134,18 +159,18 @@ Doc LabelSelectorDoc(const LabelSelector& selector) {
   return d;
 }
 
-Doc WeightDoc(int64_t milli) {
+Doc WeightDoc(int64_t milli, const ManifestWriteOptions& o) {
   Doc d = Doc::Map();
   d.Set("weight", Doc::Str(WeightText(milli)));
-  return d.Flow();
+  return FlowUnlessV1beta1(d, o);
 }
 
 Doc NamespaceDoc(const NamespaceSpec& ns) {
   return Header("v1", "Namespace", Metadata(ns.name, "", ns.labels));
 }
 
-Doc ResourceFlavorDoc(const ResourceFlavorSpec& rf) {
-  Doc d = Header(kKueueApiVersion, "ResourceFlavor", Metadata(rf.name, "", {}));
+Doc ResourceFlavorDoc(const ResourceFlavorSpec& rf, const ManifestWriteOptions& o) {
+  Doc d = Header(KueueApiVersionOf(o), "ResourceFlavor", Metadata(rf.name, "", {}));
   Doc spec = Doc::Map();
   if (!rf.node_labels.empty()) spec.Set("nodeLabels", StringMapDoc(rf.node_labels));
   if (!rf.node_taints.empty()) {
@@ -164,28 +189,33 @@ Doc ResourceFlavorDoc(const ResourceFlavorSpec& rf) {
   return d;
 }
 
-Doc CohortDoc(const CohortSpec& c) {
-  Doc d = Header(kKueueApiVersion, "Cohort", Metadata(c.name, "", {}));
+Doc CohortDoc(const CohortSpec& c, const ManifestWriteOptions& o) {
+  Doc d = Header(KueueApiVersionOf(o), "Cohort", Metadata(c.name, "", {}));
   Doc spec = Doc::Map();
-  if (!c.parent.empty()) spec.Set("parentName", Doc::Str(c.parent));
+  if (!c.parent.empty()) spec.Set(IsV1beta1(o) ? "parent" : "parentName", Doc::Str(c.parent));
   if (!c.resource_groups.empty()) spec.Set("resourceGroups", ResourceGroupsDoc(c.resource_groups));
-  if (c.fair_sharing_weight_milli != kDefaultWeightMilli) {
-    spec.Set("fairSharing", WeightDoc(c.fair_sharing_weight_milli));
+  if (c.fair_sharing_weight_milli != kDefaultWeightMilli || o.explicit_defaults) {
+    spec.Set("fairSharing", WeightDoc(c.fair_sharing_weight_milli, o));
   }
   d.Set("spec", std::move(spec));
   return d;
 }
 
-Doc ClusterQueueDoc(const ClusterQueueSpec& cq) {
+Doc ClusterQueueDoc(const ClusterQueueSpec& cq, const ManifestWriteOptions& o) {
   static constexpr const char* kWithin[] = {"Never", "LowerPriority", "LowerOrNewerEqualPriority"};
   static constexpr const char* kReclaim[] = {"Never", "LowerPriority", "Any"};
   static constexpr const char* kBorrow[] = {"Never", "LowerPriority"};
   static constexpr const char* kFungibility[] = {"MayStopSearch", "TryNextFlavor"};
+  // v1beta1's original names for `MayStopSearch`: every v1beta1 Kueue accepts them, while
+  // `MayStopSearch` came to v1beta1 only shortly before v1beta2.
+  static constexpr const char* kWhenCanBorrowV1beta1[] = {"Borrow", "TryNextFlavor"};
+  static constexpr const char* kWhenCanPreemptV1beta1[] = {"Preempt", "TryNextFlavor"};
   static constexpr const char* kPreference[] = {"BorrowingOverPreemption",
                                                 "PreemptionOverBorrowing"};
-  Doc d = Header(kKueueApiVersion, "ClusterQueue", Metadata(cq.name, "", cq.labels));
+  const bool v1beta1 = IsV1beta1(o);
+  Doc d = Header(KueueApiVersionOf(o), "ClusterQueue", Metadata(cq.name, "", cq.labels));
   Doc spec = Doc::Map();
-  if (!cq.cohort.empty()) spec.Set("cohortName", Doc::Str(cq.cohort));
+  if (!cq.cohort.empty()) spec.Set(v1beta1 ? "cohort" : "cohortName", Doc::Str(cq.cohort));
   if (cq.namespace_selector.has_value()) {
     spec.Set("namespaceSelector", LabelSelectorDoc(*cq.namespace_selector));
   }
@@ -194,15 +224,17 @@ Doc ClusterQueueDoc(const ClusterQueueSpec& cq) {
                                                                           : "BestEffortFIFO"));
   if (!cq.resource_groups.empty()) spec.Set("resourceGroups", ResourceGroupsDoc(cq.resource_groups));
   Doc fungibility = Doc::Map();
-  fungibility.Set("whenCanBorrow",
-                  Doc::Str(kFungibility[static_cast<int>(cq.flavor_fungibility.when_can_borrow)]));
-  fungibility.Set("whenCanPreempt",
-                  Doc::Str(kFungibility[static_cast<int>(cq.flavor_fungibility.when_can_preempt)]));
-  if (cq.flavor_fungibility.preference.has_value()) {
+  const int when_can_borrow = static_cast<int>(cq.flavor_fungibility.when_can_borrow);
+  const int when_can_preempt = static_cast<int>(cq.flavor_fungibility.when_can_preempt);
+  fungibility.Set("whenCanBorrow", Doc::Str(v1beta1 ? kWhenCanBorrowV1beta1[when_can_borrow]
+                                                    : kFungibility[when_can_borrow]));
+  fungibility.Set("whenCanPreempt", Doc::Str(v1beta1 ? kWhenCanPreemptV1beta1[when_can_preempt]
+                                                     : kFungibility[when_can_preempt]));
+  if (cq.flavor_fungibility.preference.has_value() && !v1beta1) {
     fungibility.Set("preference",
                     Doc::Str(kPreference[static_cast<int>(*cq.flavor_fungibility.preference)]));
   }
-  spec.Set("flavorFungibility", std::move(fungibility.Flow()));
+  spec.Set("flavorFungibility", std::move(FlowUnlessV1beta1(fungibility, o)));
   Doc preemption = Doc::Map();
   preemption.Set("withinClusterQueue",
                  Doc::Str(kWithin[static_cast<int>(cq.preemption.within_cluster_queue)]));
@@ -215,32 +247,32 @@ Doc ClusterQueueDoc(const ClusterQueueSpec& cq) {
     borrow.Set("maxPriorityThreshold",
                Doc::Int(*cq.preemption.borrow_within_cohort.max_priority_threshold));
   }
-  preemption.Set("borrowWithinCohort", std::move(borrow.Flow()));
-  spec.Set("preemption", std::move(preemption));
-  if (cq.fair_sharing_weight_milli != kDefaultWeightMilli) {
-    spec.Set("fairSharing", WeightDoc(cq.fair_sharing_weight_milli));
+  preemption.Set("borrowWithinCohort", std::move(FlowUnlessV1beta1(borrow, o)));
+  spec.Set("preemption", v1beta1 ? SortedKeys(preemption) : std::move(preemption));
+  if (cq.fair_sharing_weight_milli != kDefaultWeightMilli || o.explicit_defaults) {
+    spec.Set("fairSharing", WeightDoc(cq.fair_sharing_weight_milli, o));
   }
   if (cq.stop_policy != StopPolicy::kNone) {
     spec.Set("stopPolicy", Doc::Str(StopPolicyName(cq.stop_policy)));
   }
-  d.Set("spec", std::move(spec));
+  d.Set("spec", v1beta1 ? SortedKeys(spec) : std::move(spec));
   return d;
 }
 
-Doc LocalQueueDoc(const LocalQueueSpec& lq) {
-  Doc d = Header(kKueueApiVersion, "LocalQueue",
+Doc LocalQueueDoc(const LocalQueueSpec& lq, const ManifestWriteOptions& o) {
+  Doc d = Header(KueueApiVersionOf(o), "LocalQueue",
                  Metadata(lq.name, lq.namespace_.empty() ? "default" : lq.namespace_, lq.labels));
   Doc spec = Doc::Map();
   spec.Set("clusterQueue", Doc::Str(lq.cluster_queue));
-  if (lq.stop_policy != StopPolicy::kNone) {
+  if (lq.stop_policy != StopPolicy::kNone || o.explicit_defaults) {
     spec.Set("stopPolicy", Doc::Str(StopPolicyName(lq.stop_policy)));
   }
   d.Set("spec", std::move(spec));
   return d;
 }
 
-Doc WorkloadPriorityClassDoc(const WorkloadPriorityClassSpec& pc) {
-  Doc d = Header(kKueueApiVersion, "WorkloadPriorityClass", Metadata(pc.name, "", {}));
+Doc WorkloadPriorityClassDoc(const WorkloadPriorityClassSpec& pc, const ManifestWriteOptions& o) {
+  Doc d = Header(KueueApiVersionOf(o), "WorkloadPriorityClass", Metadata(pc.name, "", {}));
   d.Set("value", Doc::Int(pc.value));
   if (!pc.description.empty()) d.Set("description", Doc::Str(pc.description));
   return d;
@@ -332,7 +364,7 @@ Doc ConditionDoc(const ConditionSpec& c) {
   return d;
 }
 
-Doc WorkloadDoc(const WorkloadSpec& wl) {
+Doc WorkloadDoc(const WorkloadSpec& wl, const ManifestWriteOptions& o) {
   Labels labels = wl.labels;
   if (!wl.job_uid.empty() && FindLabel(labels, kJobUidLabel) == nullptr) {
     labels.emplace_back(kJobUidLabel, wl.job_uid);
@@ -344,12 +376,16 @@ Doc WorkloadDoc(const WorkloadSpec& wl) {
     metadata.Set("creationTimestamp", Doc::Str(FormatRfc3339(*wl.creation_time)));
   }
   if (!labels.empty()) metadata.Set("labels", StringMapDoc(labels));
-  Doc d = Header(kKueueApiVersion, "Workload", std::move(metadata));
+  Doc d = Header(KueueApiVersionOf(o), "Workload", std::move(metadata));
   Doc spec = Doc::Map();
   if (!wl.queue_name.empty()) spec.Set("queueName", Doc::Str(wl.queue_name));
   if (wl.priority.has_value()) spec.Set("priority", Doc::Int(*wl.priority));
-  if (wl.priority_class.source != PriorityClassSource::kNone) {
-    const bool wpc = wl.priority_class.source == PriorityClassSource::kWorkloadPriorityClass;
+  const bool wpc = wl.priority_class.source == PriorityClassSource::kWorkloadPriorityClass;
+  if (wl.priority_class.source != PriorityClassSource::kNone && IsV1beta1(o)) {
+    spec.Set("priorityClassSource", Doc::Str(wpc ? "kueue.x-k8s.io/workloadpriorityclass"
+                                                 : "scheduling.k8s.io/priorityclass"));
+    spec.Set("priorityClassName", Doc::Str(wl.priority_class.name));
+  } else if (wl.priority_class.source != PriorityClassSource::kNone) {
     Doc ref = Doc::Map();
     ref.Set("group", Doc::Str(wpc ? "kueue.x-k8s.io" : "scheduling.k8s.io"));
     ref.Set("kind", Doc::Str(wpc ? "WorkloadPriorityClass" : "PriorityClass"));
@@ -382,20 +418,20 @@ Doc WorkloadDoc(const WorkloadSpec& wl) {
   return d;
 }
 
-Doc ObjectDoc(const ObjectSpec& spec) {
+Doc ObjectDoc(const ObjectSpec& spec, const ManifestWriteOptions& o) {
   return std::visit(
-      [](const auto& s) {
+      [&o](const auto& s) {
         using T = std::decay_t<decltype(s)>;
         if constexpr (std::is_same_v<T, NamespaceSpec>) return NamespaceDoc(s);
-        if constexpr (std::is_same_v<T, ResourceFlavorSpec>) return ResourceFlavorDoc(s);
-        if constexpr (std::is_same_v<T, CohortSpec>) return CohortDoc(s);
-        if constexpr (std::is_same_v<T, ClusterQueueSpec>) return ClusterQueueDoc(s);
-        if constexpr (std::is_same_v<T, LocalQueueSpec>) return LocalQueueDoc(s);
+        if constexpr (std::is_same_v<T, ResourceFlavorSpec>) return ResourceFlavorDoc(s, o);
+        if constexpr (std::is_same_v<T, CohortSpec>) return CohortDoc(s, o);
+        if constexpr (std::is_same_v<T, ClusterQueueSpec>) return ClusterQueueDoc(s, o);
+        if constexpr (std::is_same_v<T, LocalQueueSpec>) return LocalQueueDoc(s, o);
         if constexpr (std::is_same_v<T, WorkloadPriorityClassSpec>) {
-          return WorkloadPriorityClassDoc(s);
+          return WorkloadPriorityClassDoc(s, o);
         }
         if constexpr (std::is_same_v<T, PriorityClassSpec>) return PriorityClassDoc(s);
-        if constexpr (std::is_same_v<T, WorkloadSpec>) return WorkloadDoc(s);
+        if constexpr (std::is_same_v<T, WorkloadSpec>) return WorkloadDoc(s, o);
       },
       spec);
 }
@@ -465,21 +501,31 @@ std::string Join(const std::vector<Doc>& docs) {
 
 }  // namespace
 
-std::string WriteManifest(std::span<const ObjectSpec> objects) {
+std::string WriteManifest(std::span<const ObjectSpec> objects,
+                          const ManifestWriteOptions& options) {
   std::vector<Doc> docs;
   docs.reserve(objects.size());
-  for (const ObjectSpec& o : objects) docs.push_back(ObjectDoc(o));
-  return Join(docs);
+  for (const ObjectSpec& o : objects) docs.push_back(ObjectDoc(o, options));
+  if (options.format == OutputFormat::kYaml) return Join(docs);
+  // JSON has no multi-document stream; a v1 List is the one-document form kubectl applies.
+  Doc items = Doc::List();
+  for (Doc& d : docs) items.Add(std::move(d));
+  Doc list = Doc::Map();
+  list.Set("apiVersion", Doc::Str("v1"));
+  list.Set("kind", Doc::Str("List"));
+  list.Set("items", std::move(items));
+  return internal::EmitJson(list);
 }
 
 std::string WriteEngineState(const Engine& engine, std::span<const ObjectSpec> objects) {
   std::vector<Doc> docs;
   docs.reserve(objects.size());
   const Time now = engine.Now();
+  const ManifestWriteOptions options;
   for (const ObjectSpec& o : objects) {
     const auto* wl = std::get_if<WorkloadSpec>(&o);
     if (wl == nullptr) {
-      docs.push_back(ObjectDoc(o));
+      docs.push_back(ObjectDoc(o, options));
       continue;
     }
     absl::StatusOr<WorkloadStatus> status =
@@ -491,7 +537,7 @@ std::string WriteEngineState(const Engine& engine, std::span<const ObjectSpec> o
     current.admission.reset();
     if (status->admission.has_value()) current.admission = AdmissionFromStatus(*status);
     current.conditions = ConditionsFromStatus(*status, now);
-    docs.push_back(WorkloadDoc(current));
+    docs.push_back(WorkloadDoc(current, options));
   }
   return Join(docs);
 }

@@ -22,6 +22,7 @@ extern const Command kCheckCommand;
 extern const Command kRunCommand;
 extern const Command kExplainCommand;
 extern const Command kPerfCommand;
+extern const Command kHyperpodCommand;
 
 /// Prints `qm <command>: <message>` and a pointer to the help to stderr; returns 2.
 int UsageError(const Command& command, std::string_view message);

@@ -45,12 +45,16 @@ absl::Status MergePolicies(PolicySet& into, PolicySet more);
 
 /// `--scheduler-config` shorthand, e.g.
 /// `PriorityClasses=[{Name=inference,Weight=90},{Name=training,Weight=70}],FairShare=Enabled`.
+/// Errors read `ClusterSchedulerConfig: SchedulerConfig.<member>: ...`.
 absl::StatusOr<SchedulerConfigPolicy> ParseSchedulerConfigShorthand(std::string_view text);
 
 /// `--compute-quota-config` and `--compute-quota-target` shorthand (and `--activation-state`,
 /// empty = Enabled), e.g. `ComputeQuotaResources=[{InstanceType=ml.g5.8xlarge,Count=2}],
 /// ResourceSharingConfig={Strategy=LendAndBorrow,BorrowLimit=50},PreemptTeamTasks=LowerPriority`
-/// and `TeamName=team-a,FairShareWeight=0`. The allocation's name is `name`.
+/// and `TeamName=team-a,FairShareWeight=0`. The allocation's name is `name` (the API's `Name`
+/// pattern is checked unless it is empty). Errors name the object and the member path, and for text
+/// that is not shorthand the character, e.g. `ComputeQuota/team-a-quota: ComputeQuotaConfig: not AWS
+/// CLI shorthand: expected '=' after "Count" at character 57`.
 absl::StatusOr<ComputeQuotaPolicy> ParseComputeQuotaShorthand(std::string_view name,
                                                               std::string_view config,
                                                               std::string_view target,

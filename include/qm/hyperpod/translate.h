@@ -97,7 +97,9 @@ struct Translation {
   std::vector<std::string> priority_classes;
 };
 
-/// Cross-object rules (§7): one allocation per team, allocation names unique.
+/// Cross-object rules (§7): one allocation per team, allocation names unique; and, for policy sets
+/// built in code rather than read, every instance type catalogued, allowed in quotas and listed once
+/// per quota (InvalidArgument naming the member path).
 absl::Status Validate(const PolicySet& policies);
 
 /// Validates and translates. Without a ClusterSchedulerConfig the API defaults apply (no priority
