@@ -51,7 +51,8 @@ absl::Status Schedule(const ScenarioConfig& config, const ScheduleStep& step, En
 }
 
 // One workload at a time, as separate `kubectl create` calls would be: a refusal by the gate is
-// recorded and the rest go on; any other engine error stops the scenario.
+// recorded and the rest go on; any other engine error stops the scenario. The gate is asked before
+// `ApplyAs` (which asks it again) because both kinds of failure are InvalidArgument statuses.
 absl::Status Submit(const SubmitStep& step, Engine& engine, StepResult* r) {
   engine.SetSubmissionGate(step.gate);
   absl::Status status;
