@@ -34,6 +34,12 @@ std::string ClassOf(const WorkloadSpec& w, std::string* field) {
   return "";
 }
 
+// A class the workload names that the cluster policy does not define ("" names none).
+bool IsUndefinedClass(const Governance& governance, const std::string& cls) {
+  return !cls.empty() && std::find(governance.priority_classes.begin(), governance.priority_classes.end(),
+                                   cls) == governance.priority_classes.end();
+}
+
 std::string JoinNames(const std::vector<std::string>& names) {
   std::string out;
   for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
@@ -85,8 +91,7 @@ absl::Status CheckSubmission(const Governance& governance, const WorkloadSpec& w
   }
   std::string field;
   const std::string cls = ClassOf(workload, &field);
-  if (!cls.empty() && std::find(governance.priority_classes.begin(), governance.priority_classes.end(),
-                                cls) == governance.priority_classes.end()) {
+  if (IsUndefinedClass(governance, cls)) {
     if (governance.priority_classes.empty()) {
       return absl::InvalidArgumentError(
           fmt::format("{}: {}: priority class '{}' is not defined; the cluster policy defines no "
@@ -162,9 +167,11 @@ absl::Status CheckNamespaceAccess(const AccessTable& access, const Governance& g
                                   JoinNames(teams))));
 }
 
-absl::Status CheckAccess(const AccessTable& access, const Governance& governance,
-                         std::string_view principal, const WorkloadSpec& workload) {
-  QM_RETURN_IF_ERROR(CheckNamespaceAccess(access, governance, principal, workload));
+namespace {
+
+// The rest of `may_submit` once `CheckNamespaceAccess` passed: the team's own queue, a defined class.
+absl::Status CheckQueueAndClass(const AccessTable& access, const Governance& governance,
+                                std::string_view principal, const WorkloadSpec& workload) {
   if (IsAdmin(access, principal)) return absl::OkStatus();
   const Governance::Team* team =
       governance.FindNamespace(workload.namespace_.empty() ? "default" : workload.namespace_);
@@ -181,13 +188,20 @@ absl::Status CheckAccess(const AccessTable& access, const Governance& governance
   }
   std::string field;
   const std::string cls = ClassOf(workload, &field);
-  if (!cls.empty() && std::find(governance.priority_classes.begin(), governance.priority_classes.end(),
-                                cls) == governance.priority_classes.end()) {
+  if (IsUndefinedClass(governance, cls)) {
     return absl::PermissionDeniedError(fmt::format("{}: {}: principal '{}'{} may not use priority class '{}'",
                                                    WorkloadLabel(workload), field, principal,
                                                    EvaluatedAs(principal), cls));
   }
   return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status CheckAccess(const AccessTable& access, const Governance& governance,
+                         std::string_view principal, const WorkloadSpec& workload) {
+  QM_RETURN_IF_ERROR(CheckNamespaceAccess(access, governance, principal, workload));
+  return CheckQueueAndClass(access, governance, principal, workload);
 }
 
 bool MayReadClusterQueue(const AccessTable& access, const Governance& governance,
@@ -208,7 +222,7 @@ SubmissionGate MakeSubmissionGate(Governance governance, std::optional<AccessTab
     const bool checked = access.has_value() && !principal.empty();
     if (checked) QM_RETURN_IF_ERROR(CheckNamespaceAccess(*access, governance, principal, workload));
     QM_RETURN_IF_ERROR(CheckSubmission(governance, workload));
-    if (checked) QM_RETURN_IF_ERROR(CheckAccess(*access, governance, principal, workload));
+    if (checked) QM_RETURN_IF_ERROR(CheckQueueAndClass(*access, governance, principal, workload));
     return absl::OkStatus();
   };
 }
