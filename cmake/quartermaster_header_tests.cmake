@@ -1,4 +1,4 @@
-# headers.self_contained: every header under include/qm compiles alone (style §1; skypjack/entt
+# headers.self_contained: every header under include/qm compiles alone (a project rule; skypjack/entt
 # test/odr.cpp). Included from the top-level CMakeLists.txt under QM_BUILD_TESTS.
 #
 # For each header, one generated translation unit defines QM_HEADER_UNDER_TEST and includes

@@ -1,4 +1,4 @@
-// Every header under include/qm compiles alone (style §1).
+// Every header under include/qm compiles alone (includes what it uses, no order dependence).
 //
 // This file is not compiled by itself: cmake/quartermaster_header_tests.cmake generates one
 // translation unit per header that defines `QM_HEADER_UNDER_TEST` and includes this file, plus one

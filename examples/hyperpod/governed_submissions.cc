@@ -78,7 +78,12 @@ int main(int argc, char** argv) {
   config.message_style = qm::MessageStyle::kLegacy;
   config.submission_gate =
       qm::hyperpod::MakeSubmissionGate(qm::hyperpod::Governance::FromPolicies(policies), access);
-  qm::Engine engine(config);
+  absl::StatusOr<qm::Engine> created = qm::Engine::Create(config);
+  if (!created.ok()) {
+    std::fprintf(stderr, "%s\n", std::string(created.status().message()).c_str());
+    return 2;
+  }
+  qm::Engine& engine = *created;
   if (absl::Status st = engine.Apply(kueue->objects); !st.ok()) {
     std::fprintf(stderr, "%s\n", std::string(st.message()).c_str());
     return 2;
@@ -103,7 +108,7 @@ int main(int argc, char** argv) {
 
   int wrong = 0;
   for (const Submission& s : submissions) {
-    absl::StatusOr<qm::WorkloadId> id = engine.SubmitAs(s.principal, s.workload);
+    absl::StatusOr<qm::WorkloadHandle> id = engine.SubmitAs(s.principal, s.workload);
     fmt::print("{:<48} {}\n", s.why, id.ok() ? "accepted" : "refused: " + std::string(id.status().message()));
     if (id.ok() != s.accepted) {
       fmt::print("  ^ expected {}\n", s.accepted ? "accepted" : "refused");

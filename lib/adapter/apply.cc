@@ -181,7 +181,7 @@ void EngineState::ApplyNamespace(const NamespaceSpec& spec) {
   ns.exists = true;
   ns.labels = spec.labels;
   std::sort(ns.labels.begin(), ns.labels.end());
-  // A queue whose selector newly matches gets its parked workloads back (§3.8).
+  // A queue whose selector newly matches gets its parked workloads back (docs/semantics.md §3.8).
   for (ClusterQueueId cq_id : s.cqs_by_name) {
     const ClusterQueueState& cq = s.cq(cq_id);
     if (!cq.spec.namespace_selector) continue;
@@ -411,7 +411,7 @@ void EngineState::UpdateActive(ClusterQueueId id) {
     for (size_t i = 0; i < why.size(); ++i) cq.active_message += (i ? ", " : "") + why[i];
     cq.active_message += ".";
   }
-  // Pending workloads of an inactive queue say why they wait (workload controller, §8).
+  // Pending workloads of an inactive queue say why they wait (workload controller, docs/semantics.md §8).
   if (!cq.exists) return;
   const bool stopped = cq.spec.stop_policy != StopPolicy::kNone;
   for (const PendingSet* set : {&cq.heap, &cq.inadmissible}) {
@@ -440,7 +440,7 @@ void EngineState::Settle() {
     dirty_nodes_.clear();
     for (NodeIndex root : roots) {
       s.tree.Recompute(root);
-      // Every queue of the tree: new allocatable generation and a flush (§3.8, §4.3.8).
+      // Every queue of the tree: new allocatable generation and a flush (docs/semantics.md §3.8, §4.3.8).
       std::vector<NodeIndex> stack{root};
       while (!stack.empty()) {
         const NodeIndex n = stack.back();

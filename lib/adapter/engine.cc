@@ -2,12 +2,14 @@
 #include "qm/adapter/engine.h"
 
 #include <algorithm>
+#include <type_traits>
 #include <utility>
 #include <variant>
 
 #include "adapter/engine_state.h"
 #include "fmt/format.h"
 #include "qm/core/status.h"
+#include "qm/model/config_validation.h"
 #include "qm/model/validate.h"
 #include "qm/solver/fair_sharing.h"
 
@@ -35,10 +37,16 @@ absl::StatusOr<ObjectKind> ParseObjectKind(std::string_view kind) {
   return absl::InvalidArgumentError(fmt::format("unknown kind '{}'", kind));
 }
 
-Engine::Engine(EngineConfig config) : state_(std::make_unique<internal::EngineState>(std::move(config))) {}
+Engine::Engine() : state_(std::make_unique<internal::EngineState>(EngineConfig())) {}
+Engine::Engine(std::unique_ptr<internal::EngineState> state) : state_(std::move(state)) {}
 Engine::~Engine() = default;
 Engine::Engine(Engine&&) noexcept = default;
 Engine& Engine::operator=(Engine&&) noexcept = default;
+
+absl::StatusOr<Engine> Engine::Create(EngineConfig config) {
+  QM_RETURN_IF_ERROR(ValidateEngineConfig(config));
+  return Engine(std::make_unique<internal::EngineState>(std::move(config)));
+}
 
 const EngineConfig& Engine::config() const { return state_->s.config; }
 
@@ -53,30 +61,7 @@ absl::Status CheckGate(const EngineConfig& config, std::string_view principal,
   }
   return absl::OkStatus();
 }
-}  // namespace
 
-absl::Status Engine::Apply(std::span<const ObjectSpec> objects) { return ApplyAs({}, objects); }
-absl::Status Engine::Apply(const ObjectSpec& object) { return ApplyAs({}, std::span<const ObjectSpec>(&object, 1)); }
-absl::Status Engine::ApplyAs(std::string_view principal, std::span<const ObjectSpec> objects) {
-  QM_RETURN_IF_ERROR(CheckGate(config(), principal, objects));
-  return state_->Apply(objects);
-}
-void Engine::SetSubmissionGate(SubmissionGate gate) { state_->s.config.submission_gate = std::move(gate); }
-absl::Status Engine::Delete(const ObjectRef& ref) { return state_->Delete(ref); }
-
-absl::StatusOr<WorkloadId> Engine::Submit(const WorkloadSpec& spec) { return SubmitAs({}, spec); }
-
-absl::StatusOr<WorkloadId> Engine::SubmitAs(std::string_view principal, const WorkloadSpec& spec) {
-  const std::string_view ns = internal::NamespaceOf(spec.namespace_);
-  if (FindWorkload(ns, spec.name).valid())
-    return absl::AlreadyExistsError(fmt::format("{}: already exists", ObjectLabel("Workload", ns, spec.name)));
-  if (config().submission_gate) QM_RETURN_IF_ERROR(config().submission_gate(principal, spec));
-  ObjectSpec object = spec;
-  if (auto st = state_->Apply(std::span<const ObjectSpec>(&object, 1)); !st.ok()) return st;
-  return FindWorkload(ns, spec.name);
-}
-
-namespace {
 absl::StatusOr<WorkloadId> Lookup(const internal::EngineState& st, std::string_view ns, std::string_view name) {
   const std::string_view n = ns.empty() ? std::string_view("default") : ns;
   const NamespaceId nid = st.s.namespaces_names.Find(n);
@@ -84,33 +69,145 @@ absl::StatusOr<WorkloadId> Lookup(const internal::EngineState& st, std::string_v
   if (!id.valid()) return absl::NotFoundError(fmt::format("{}: not found", ObjectLabel("Workload", n, name)));
   return id;
 }
+
+absl::StatusOr<WorkloadId> Lookup(const internal::EngineState& st, WorkloadHandle h) {
+  const WorkloadId id = st.s.Resolve(h);
+  if (!id.valid()) {
+    if (h.valid() && h.index < st.s.workloads.size())
+      return absl::NotFoundError(fmt::format("workload id {}/{}: stale: that workload was deleted", h.index, h.generation));
+    return absl::NotFoundError(fmt::format("workload id {}/{}: no such workload", h.index, h.generation));
+  }
+  return id;
+}
 }  // namespace
 
-absl::Status Engine::Finish(std::string_view ns, std::string_view name) {
-  QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, ns, name));
-  return state_->Finish(id);
+// Every call that can change the engine runs inside `Call`: refused from the event callback, its
+// events collected, then delivered once the work is complete.
+template <class F>
+auto Engine::Call(const char* what, F&& work) -> decltype(work()) {
+  if (absl::Status st = state_->BeginCall(what); !st.ok()) return st;
+  auto result = work();
+  if (!result.ok()) state_->events.clear();  // a failed call changed nothing
+  state_->Deliver();
+  return result;
 }
 
-absl::Status Engine::ConfirmEvicted(std::string_view ns, std::string_view name) {
-  QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, ns, name));
-  return state_->ConfirmEvicted(id);
+absl::Status Engine::Apply(std::span<const ObjectSpec> objects) { return ApplyAs({}, objects); }
+absl::Status Engine::Apply(const ObjectSpec& object) { return ApplyAs({}, std::span<const ObjectSpec>(&object, 1)); }
+absl::Status Engine::ApplyAs(std::string_view principal, std::span<const ObjectSpec> objects) {
+  return Call("Apply", [&]() -> absl::Status {
+    QM_RETURN_IF_ERROR(CheckGate(config(), principal, objects));
+    return state_->Apply(objects);
+  });
+}
+void Engine::SetSubmissionGate(SubmissionGate gate) { state_->s.config.submission_gate = std::move(gate); }
+absl::Status Engine::Delete(const ObjectRef& ref) {
+  return Call("Delete", [&] { return state_->Delete(ref); });
+}
+absl::Status Engine::Delete(WorkloadHandle workload) {
+  return Call("Delete", [&]() -> absl::Status {
+    QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, workload));
+    state_->DeleteWorkload(id);
+    state_->Settle();
+    return absl::OkStatus();
+  });
 }
 
-int Engine::ConfirmAllEvicted() { return state_->ConfirmAllEvicted(); }
+absl::StatusOr<WorkloadHandle> Engine::Submit(const WorkloadSpec& spec) { return SubmitAs({}, spec); }
 
-const CycleResult& Engine::ScheduleCycle() { return state_->scheduler.Cycle(); }
+absl::StatusOr<WorkloadHandle> Engine::SubmitAs(std::string_view principal, const WorkloadSpec& spec) {
+  return Call("Submit", [&]() -> absl::StatusOr<WorkloadHandle> {
+    const std::string_view ns = internal::NamespaceOf(spec.namespace_);
+    if (FindWorkload(ns, spec.name).valid())
+      return absl::AlreadyExistsError(fmt::format("{}: already exists", ObjectLabel("Workload", ns, spec.name)));
+    if (config().submission_gate) QM_RETURN_IF_ERROR(config().submission_gate(principal, spec));
+    ObjectSpec object = spec;
+    if (auto st = state_->Apply(std::span<const ObjectSpec>(&object, 1)); !st.ok()) return st;
+    return FindWorkload(ns, spec.name);
+  });
+}
+
+// The by-name form of each workload call resolves the name, then does what the by-handle form does.
+#define QM_WORKLOAD_CALL(Name, Body)                                                        \
+  absl::Status Engine::Name(WorkloadHandle workload) {                                      \
+    return Call(#Name, [&]() -> absl::Status {                                              \
+      QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, workload));                  \
+      return Body;                                                                          \
+    });                                                                                     \
+  }                                                                                         \
+  absl::Status Engine::Name(std::string_view ns, std::string_view name) {                   \
+    return Call(#Name, [&]() -> absl::Status {                                              \
+      QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, ns, name));                  \
+      return Body;                                                                          \
+    });                                                                                     \
+  }
+QM_WORKLOAD_CALL(Finish, state_->Finish(id))
+QM_WORKLOAD_CALL(ConfirmEvicted, state_->ConfirmEvicted(id))
+QM_WORKLOAD_CALL(Deactivate, state_->SetActive(id, false))
+QM_WORKLOAD_CALL(Activate, state_->SetActive(id, true))
+#undef QM_WORKLOAD_CALL
+
+absl::Status Engine::Evict(WorkloadHandle workload, std::string_view reason, std::string_view message) {
+  return Call("Evict", [&]() -> absl::Status {
+    QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, workload));
+    return state_->Evict(id, reason, message);
+  });
+}
+absl::Status Engine::Evict(std::string_view ns, std::string_view name, std::string_view reason,
+                           std::string_view message) {
+  return Call("Evict", [&]() -> absl::Status {
+    QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, ns, name));
+    return state_->Evict(id, reason, message);
+  });
+}
+
+absl::Status Engine::SetReclaimablePods(WorkloadHandle workload, std::string_view pod_set, int32_t count) {
+  return Call("SetReclaimablePods", [&]() -> absl::Status {
+    QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, workload));
+    return state_->SetReclaimablePods(id, pod_set, count);
+  });
+}
+absl::Status Engine::SetReclaimablePods(std::string_view ns, std::string_view name, std::string_view pod_set,
+                                        int32_t count) {
+  return Call("SetReclaimablePods", [&]() -> absl::Status {
+    QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, ns, name));
+    return state_->SetReclaimablePods(id, pod_set, count);
+  });
+}
+
+int Engine::ConfirmAllEvicted() {
+  absl::StatusOr<int> n = Call("ConfirmAllEvicted", [&]() -> absl::StatusOr<int> { return state_->ConfirmAllEvicted(); });
+  return n.ok() ? *n : 0;
+}
+
+const CycleResult& Engine::ScheduleCycle() {
+  static_assert(std::is_same_v<decltype(state_->scheduler.result()), const CycleResult&>);
+  if (absl::Status st = state_->BeginCall("ScheduleCycle"); !st.ok()) {
+    state_->refused.status = std::move(st);
+    return state_->refused;
+  }
+  state_->scheduler.Cycle();
+  state_->events_in_cycle = true;
+  state_->Deliver();
+  return state_->scheduler.result();
+}
 
 int Engine::RunUntilStable(int max_cycles) {
-  for (int i = 1; i <= max_cycles; ++i) {
+  if (!state_->BeginCall("RunUntilStable").ok()) return 0;
+  int ran = 0;
+  while (ran < max_cycles) {
     const CycleResult& r = state_->scheduler.Cycle();
-    if (r.admitted == 0 && r.preempted == 0) return i;
+    ++ran;
+    state_->events.insert(state_->events.end(), r.events.begin(), r.events.end());
+    if (r.settled()) break;
   }
-  return max_cycles;
+  state_->Deliver();
+  return ran;
 }
 
-void Engine::SetDecisionCallback(std::function<void(const Decision&)> callback) {
-  state_->callback = std::move(callback);
-}
+std::span<const Event> Engine::LastEvents() const { return state_->LastEvents(); }
+
+void Engine::SetEventCallback(EventCallback callback) { state_->callback = std::move(callback); }
 
 Time Engine::Now() const { return state_->s.Now(); }
 
@@ -121,9 +218,9 @@ absl::Status Engine::SetNow(Time now) {
   return absl::OkStatus();
 }
 
-WorkloadId Engine::FindWorkload(std::string_view ns, std::string_view name) const {
+WorkloadHandle Engine::FindWorkload(std::string_view ns, std::string_view name) const {
   auto id = Lookup(*state_, ns, name);
-  return id.ok() ? *id : WorkloadId();
+  return id.ok() ? state_->s.Handle(*id) : WorkloadHandle();
 }
 
 absl::StatusOr<WorkloadStatus> Engine::GetWorkload(std::string_view ns, std::string_view name) const {
@@ -131,22 +228,31 @@ absl::StatusOr<WorkloadStatus> Engine::GetWorkload(std::string_view ns, std::str
   return state_->Status(id);
 }
 
-WorkloadStatus Engine::GetWorkload(WorkloadId id) const { return state_->Status(id); }
+absl::StatusOr<WorkloadStatus> Engine::GetWorkload(WorkloadHandle workload) const {
+  QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, workload));
+  return state_->Status(id);
+}
 
-std::string Engine::WorkloadName(WorkloadId id) const { return state_->s.WorkloadName(id); }
+std::string Engine::WorkloadName(WorkloadHandle workload) const {
+  const WorkloadId id = state_->s.Resolve(workload);
+  return id.valid() ? state_->s.WorkloadName(id) : std::string();
+}
 
-std::vector<WorkloadId> Engine::Workloads() const {
-  std::vector<WorkloadId> out;
+std::vector<WorkloadHandle> Engine::Workloads() const {
+  std::vector<WorkloadId> ids;
   const ClusterState& s = state_->s;
   for (uint32_t i = 0; i < s.workloads.size(); ++i)
-    if (!s.workloads[i].deleted && !s.workloads[i].name.empty()) out.push_back(WorkloadId(i));
-  std::sort(out.begin(), out.end(), [&](WorkloadId a, WorkloadId b) {
+    if (!s.workloads[i].deleted && !s.workloads[i].name.empty()) ids.push_back(WorkloadId(i));
+  std::sort(ids.begin(), ids.end(), [&](WorkloadId a, WorkloadId b) {
     const auto& wa = s.wl(a);
     const auto& wb = s.wl(b);
     const std::string& na = s.namespaces_names.Name(wa.ns);
     const std::string& nb = s.namespaces_names.Name(wb.ns);
     return na != nb ? na < nb : wa.name < wb.name;
   });
+  std::vector<WorkloadHandle> out;
+  out.reserve(ids.size());
+  for (WorkloadId id : ids) out.push_back(s.Handle(id));
   return out;
 }
 
@@ -157,7 +263,15 @@ absl::StatusOr<ClusterQueueStatus> Engine::GetClusterQueue(std::string_view name
   return state_->QueueStatus(id);
 }
 
-std::string Engine::ClusterQueueName(ClusterQueueId id) const { return state_->s.cq(id).name; }
+std::string Engine::ClusterQueueName(ClusterQueueId id) const {
+  return id.valid() && id.value < state_->s.cqs.size() ? state_->s.cq(id).name : std::string();
+}
+std::string Engine::ResourceName(ResourceId id) const {
+  return id.valid() && id.value < state_->s.catalog.resource_count() ? state_->s.ResourceName(id) : std::string();
+}
+std::string Engine::FlavorName(FlavorId id) const {
+  return id.valid() && id.value < state_->s.catalog.flavor_count() ? state_->s.FlavorName(id) : std::string();
+}
 
 std::vector<std::string> Engine::ClusterQueues() const {
   std::vector<std::string> out;
@@ -204,27 +318,42 @@ absl::StatusOr<ClusterQueueId> QueueFor(const internal::EngineState& st, Workloa
     return absl::NotFoundError(fmt::format("{}: not found", ObjectLabel("ClusterQueue", "", cq_name)));
   return cq;
 }
+
+std::vector<Preemption> ToPreemptions(const ClusterState& s, WorkloadId preemptor, ClusterQueueId cq,
+                                      const std::vector<PreemptionTarget>& targets) {
+  std::vector<Preemption> out;
+  for (const PreemptionTarget& t : targets)
+    out.push_back(Preemption{s.Handle(t.workload), s.Handle(preemptor), t.reason,
+                             PreemptionMessage(s, preemptor, cq, t.workload, t.reason)});
+  return out;
+}
 }  // namespace
 
-absl::StatusOr<Assignment> Engine::AssignFlavors(std::string_view ns, std::string_view name,
-                                                 std::string_view cluster_queue) {
-  QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, ns, name));
+// The queries below run the solver on the live state: every simulation undoes itself exactly
+// (integer usage added and removed again) and nothing is recorded, so they are const in effect.
+absl::StatusOr<Assignment> Engine::AssignFlavors(WorkloadHandle workload, std::string_view cluster_queue) const {
+  QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, workload));
   if (state_->s.wl(id).admission)
     return absl::FailedPreconditionError(
         fmt::format("Workload '{}': holds quota already; flavors are assigned to pending workloads",
                     state_->s.WorkloadName(id)));
   QM_ASSIGN_OR_RETURN(const ClusterQueueId cq, QueueFor(*state_, id, cluster_queue));
-  AssignmentResult result;
-  state_->scheduler.AssignForQuery(id, cq, /*record_attempts=*/true, &result);
-  return state_->ToApi(id, result);
+  Scheduler::Preview preview;
+  state_->scheduler.PreviewNomination(id, cq, /*record_attempts=*/true, &preview);
+  return state_->ToApi(id, preview.assignment);
+}
+absl::StatusOr<Assignment> Engine::AssignFlavors(std::string_view ns, std::string_view name,
+                                                 std::string_view cluster_queue) const {
+  QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, ns, name));
+  return AssignFlavors(state_->s.Handle(id), cluster_queue);
 }
 
-absl::StatusOr<std::vector<Preemption>> Engine::PreemptionTargets(std::string_view ns, std::string_view name,
+absl::StatusOr<std::vector<Preemption>> Engine::PreemptionTargets(WorkloadHandle workload,
                                                                   std::string_view cluster_queue,
-                                                                  std::span<const RequestedFlavor> assignment) {
-  QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, ns, name));
+                                                                  std::span<const RequestedFlavor> assignment) const {
+  QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, workload));
   QM_ASSIGN_OR_RETURN(const ClusterQueueId cq, QueueFor(*state_, id, cluster_queue));
-  ClusterState& s = state_->s;
+  const ClusterState& s = state_->s;
   const WorkloadRecord& w = s.wl(id);
   if (w.admission)
     return absl::FailedPreconditionError(
@@ -262,15 +391,18 @@ absl::StatusOr<std::vector<Preemption>> Engine::PreemptionTargets(std::string_vi
   }
   std::vector<PreemptionTarget> targets;
   state_->scheduler.TargetsForQuery(req, &targets);
-  std::vector<Preemption> out;
-  for (const PreemptionTarget& t : targets)
-    out.push_back(Preemption{t.workload, id, t.reason, PreemptionMessage(s, id, cq, t.workload, t.reason)});
-  return out;
+  return ToPreemptions(s, id, cq, targets);
+}
+absl::StatusOr<std::vector<Preemption>> Engine::PreemptionTargets(std::string_view ns, std::string_view name,
+                                                                  std::string_view cluster_queue,
+                                                                  std::span<const RequestedFlavor> assignment) const {
+  QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, ns, name));
+  return PreemptionTargets(state_->s.Handle(id), cluster_queue, assignment);
 }
 
-absl::StatusOr<WorkloadExplanation> Engine::Explain(std::string_view ns, std::string_view name) {
-  QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, ns, name));
-  ClusterState& s = state_->s;
+absl::StatusOr<WorkloadExplanation> Engine::Explain(WorkloadHandle workload) const {
+  QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, workload));
+  const ClusterState& s = state_->s;
   WorkloadExplanation ex;
   ex.status = state_->Status(id);
   const WorkloadRecord& w = s.wl(id);
@@ -281,18 +413,17 @@ absl::StatusOr<WorkloadExplanation> Engine::Explain(std::string_view ns, std::st
     std::string why;
     const ClusterQueueId cq = ResolveQueue(s, w, &why);
     if (cq.valid()) {
-      AssignmentResult result;
-      state_->scheduler.AssignForQuery(id, cq, /*record_attempts=*/true, &result);
-      ex.assignment = state_->ToApi(id, result);
-      if (result.RepresentativeMode() == AssignmentMode::kPreempt) {
-        std::vector<PreemptionTarget> targets;
-        state_->scheduler.TargetsForAssignment(id, cq, result, &targets);
-        for (const PreemptionTarget& t : targets)
-          ex.would_preempt.push_back(Preemption{t.workload, id, t.reason, PreemptionMessage(s, id, cq, t.workload, t.reason)});
-      }
+      Scheduler::Preview preview;
+      state_->scheduler.PreviewNomination(id, cq, /*record_attempts=*/true, &preview);
+      ex.assignment = state_->ToApi(id, preview.assignment);
+      ex.would_preempt = ToPreemptions(s, id, cq, preview.targets);
     }
   }
   return ex;
+}
+absl::StatusOr<WorkloadExplanation> Engine::Explain(std::string_view ns, std::string_view name) const {
+  QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, ns, name));
+  return Explain(state_->s.Handle(id));
 }
 
 }  // namespace qm

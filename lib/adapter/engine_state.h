@@ -19,14 +19,41 @@ namespace qm::internal {
 
 class EngineState {
  public:
-  explicit EngineState(EngineConfig config) : scheduler(s) {
-    s.config = std::move(config);
-    scheduler.SetCallback(&callback);
-  }
+  explicit EngineState(EngineConfig config) : scheduler(s) { s.config = std::move(config); }
 
   ClusterState s;
   Scheduler scheduler;
-  std::function<void(const Decision&)> callback;
+
+  // ---- Events ---------------------------------------------------------------------------------
+  /// Events of the call in progress, or of the latest call once it returned.
+  std::vector<Event> events;
+  /// True when the latest call was a single cycle: its events are the scheduler's result's (no copy).
+  bool events_in_cycle = false;
+  Engine::EventCallback callback;
+  bool in_callback = false;
+  /// What `ScheduleCycle` returns when it is refused (its `status` says why).
+  CycleResult refused;
+
+  /// Starts a call that may change the engine: FailedPrecondition from inside the callback.
+  absl::Status BeginCall(const char* what) {
+    if (in_callback)
+      return absl::FailedPreconditionError(std::string("Engine::") + what +
+                                           " called from the event callback; only const queries may be called there");
+    events.clear();
+    events_in_cycle = false;
+    return absl::OkStatus();
+  }
+  std::span<const Event> LastEvents() const {
+    return events_in_cycle ? std::span<const Event>(scheduler.result().events) : std::span<const Event>(events);
+  }
+  /// Ends a call: hands its events to the callback (after the call's work is complete).
+  void Deliver() {
+    const std::span<const Event> out = LastEvents();
+    if (!callback || out.empty()) return;
+    in_callback = true;
+    callback(out);
+    in_callback = false;
+  }
 
   // ---- Objects (apply.cc) ---------------------------------------------------------------------
   absl::Status Apply(std::span<const ObjectSpec> objects);
@@ -41,8 +68,14 @@ class EngineState {
   absl::Status ConfirmEvicted(WorkloadId id);
   int ConfirmAllEvicted();
   void DeleteWorkload(WorkloadId id);
-  /// Evicts an admitted workload for a reason other than preemption (stopped queues, deactivation).
+  /// Evicts an admitted workload for a reason other than preemption (stopped queues, deactivation,
+  /// the host's own); emits kEvicted. `reason` must outlive the engine (a constant or interned).
   void EvictForReason(WorkloadId id, const char* reason, std::string message);
+  absl::Status Evict(WorkloadId id, std::string_view reason, std::string_view message);
+  absl::Status SetActive(WorkloadId id, bool active);
+  absl::Status SetReclaimablePods(WorkloadId id, std::string_view pod_set, int32_t count);
+  /// Appends an event about `id` to the current call's events.
+  Event& AddEvent(EventKind kind, WorkloadId id, ClusterQueueId cq) { return s.NewEvent(events, kind, id, cq); }
 
   // ---- Queries (queries.cc) -------------------------------------------------------------------
   WorkloadStatus Status(WorkloadId id) const;
@@ -56,7 +89,7 @@ class EngineState {
   CohortId InternCohort(std::string_view name);
   FlavorId InternFlavor(std::string_view name);
   FrId InternFr(FlavorId f, ResourceId r);
-  /// The priority a new workload gets (§1.6).
+  /// The priority a new workload gets (docs/semantics.md §1.6).
   int32_t ResolvePriority(const WorkloadSpec& spec) const;
   /// Recomputes the quota trees marked dirty, the active state of queues, then performs the flush
   /// requests and retries unqueued workloads.

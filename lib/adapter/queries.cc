@@ -68,7 +68,7 @@ Assignment EngineState::ToApi(WorkloadId id, const AssignmentResult& a) const {
 WorkloadStatus EngineState::Status(WorkloadId id) const {
   const WorkloadRecord& w = s.wl(id);
   WorkloadStatus st;
-  st.id = id;
+  st.id = s.Handle(id);
   st.namespace_ = s.namespaces_names.Name(w.ns);
   st.name = w.name;
   st.state = w.state;
@@ -109,18 +109,18 @@ ClusterQueueStatus EngineState::QueueStatus(ClusterQueueId id) const {
   }
   const bool sticky = cq.sticky_preemptor.valid() && s.wl(cq.sticky_preemptor).place == QueuePlace::kActive &&
                       s.wl(cq.sticky_preemptor).queued_in == id;
-  if (sticky) st.pending.push_back(cq.sticky_preemptor);
+  if (sticky) st.pending.push_back(s.Handle(cq.sticky_preemptor));
   for (const PendingKey& k : cq.heap)
-    if (!sticky || k.id != cq.sticky_preemptor) st.pending.push_back(k.id);
+    if (!sticky || k.id != cq.sticky_preemptor) st.pending.push_back(s.Handle(k.id));
   for (const PendingKey& k : cq.inadmissible) {
-    st.pending.push_back(k.id);
-    st.inadmissible.push_back(k.id);
+    st.pending.push_back(s.Handle(k.id));
+    st.inadmissible.push_back(s.Handle(k.id));
   }
   for (const CandidateSet* set : {&cq.admitted, &cq.evicting})
-    for (const CandidateKey& k : *set) st.admitted.push_back(k.id);
-  std::sort(st.admitted.begin(), st.admitted.end(), [&](WorkloadId a, WorkloadId b) {
-    const WorkloadRecord& wa = s.wl(a);
-    const WorkloadRecord& wb = s.wl(b);
+    for (const CandidateKey& k : *set) st.admitted.push_back(s.Handle(k.id));
+  std::sort(st.admitted.begin(), st.admitted.end(), [&](WorkloadHandle a, WorkloadHandle b) {
+    const WorkloadRecord& wa = s.wl(WorkloadId(a.index));
+    const WorkloadRecord& wb = s.wl(WorkloadId(b.index));
     const std::string& na = s.namespaces_names.Name(wa.ns);
     const std::string& nb = s.namespaces_names.Name(wb.ns);
     return na != nb ? na < nb : wa.name < wb.name;

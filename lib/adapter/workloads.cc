@@ -6,14 +6,20 @@
 #include <variant>
 
 #include "absl/hash/hash.h"
+#include "absl/strings/ascii.h"
 #include "adapter/engine_state.h"
 #include "fmt/format.h"
 #include "qm/model/validate.h"
 #include "qm/queue/pending_queue.h"
 #include "qm/state/accounting.h"
+#include "qm/state/stable_hash.h"
 
 namespace qm::internal {
 namespace {
+
+constexpr const char* kDeactivatedMessage = "The workload is deactivated";
+constexpr const char* kReactivatedReason = "Reactivated";
+constexpr const char* kReactivatedMessage = "The workload was reactivated";
 
 constexpr std::string_view kQueueNameLabel = "kueue.x-k8s.io/queue-name";
 constexpr std::string_view kPriorityClassLabel = "kueue.x-k8s.io/priority-class";
@@ -62,20 +68,8 @@ bool SameShape(const WorkloadShape& a, const WorkloadShape& b) {
   return true;
 }
 
-uint64_t HashShape(const WorkloadShape& shape) {
-  size_t h = absl::HashOf(shape.pod_sets.size());
-  for (const PodSetShape& ps : shape.pod_sets) {
-    h = absl::HashOf(h, ps.name, ps.count, ps.min_count);
-    for (const auto& [r, v] : ps.per_pod) h = absl::HashOf(h, r.value, v);
-    for (const auto& [k, v] : ps.node_selector) h = absl::HashOf(h, k, v);
-    if (ps.required_node_affinity)
-      for (const auto& t : *ps.required_node_affinity)
-        for (const auto& e : t.match_expressions) h = absl::HashOf(h, e.key, static_cast<int>(e.op), e.values);
-    for (const auto& t : ps.tolerations)
-      h = absl::HashOf(h, t.key, static_cast<int>(t.op), t.value, t.effect.has_value() ? static_cast<int>(*t.effect) : -1);
-  }
-  return h;
-}
+// Stable across processes: shape hashes and the equivalence keys built on them are stored.
+uint64_t HashShape(const WorkloadShape& shape) { return ShapeHash(shape); }
 
 const ConditionSpec* TrueCondition(const WorkloadSpec& spec, std::string_view type) {
   const ConditionSpec* c = spec.FindCondition(type);
@@ -134,7 +128,7 @@ int32_t EngineState::ResolvePriority(const WorkloadSpec& spec) const {
     auto it = s.priority_classes.find(ref.name);
     if (it != s.priority_classes.end()) return it->second.value;
   }
-  // The global-default PriorityClass (the lowest one if several claim it), else 0 (§1.6).
+  // The global-default PriorityClass (the lowest one if several claim it), else 0 (docs/semantics.md §1.6).
   bool found = false;
   int32_t lowest = 0;
   for (const auto& [name, pc] : s.priority_classes) {
@@ -251,10 +245,11 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec) {
       }
       w.active = spec.active;
       if (!spec.active && !w.admission->evicted)
-        EvictForReason(id, "InactiveWorkload", "The workload is deactivated");
+        EvictForReason(id, eviction_reason::kDeactivated, kDeactivatedMessage);
       return id;
     }
     // Pending or inactive: replace the spec and queue it again.
+    const bool was_inactive = w.state == WorkloadState::kInactive;
     RemoveFromQueues(s, id);
     ReleaseShape(w.shape);
     w.shape = InternShape(std::move(shape));
@@ -276,10 +271,20 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec) {
       w.reason = reason::kPending;
       w.message.clear();
       Enqueue(s, id);
+      if (was_inactive) {
+        Event& e = AddEvent(EventKind::kActivated, id, w.queued_in);
+        e.reason = kReactivatedReason;
+        e.message = kReactivatedMessage;
+      }
     } else {
       w.state = WorkloadState::kInactive;
       w.reason = reason::kInadmissible;
-      w.message = "The workload is deactivated";
+      w.message = kDeactivatedMessage;
+      if (!was_inactive) {
+        Event& e = AddEvent(EventKind::kDeactivated, id, ClusterQueueId());
+        e.reason = eviction_reason::kDeactivated;
+        e.message = kDeactivatedMessage;
+      }
     }
     return id;
   }
@@ -287,7 +292,9 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec) {
   if (!s.free_workloads.empty()) {
     id = s.free_workloads.back();
     s.free_workloads.pop_back();
+    const uint32_t generation = s.workloads[id.value].generation;
     s.workloads[id.value] = WorkloadRecord();
+    s.workloads[id.value].generation = generation;
   } else {
     id = WorkloadId(static_cast<uint32_t>(s.workloads.size()));
     s.workloads.emplace_back();
@@ -311,7 +318,7 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec) {
   w.active = spec.active;
   w.creation_time = spec.creation_time.value_or(s.Now());
   w.seq = s.next_seq++;
-  // Queue-order timestamp (§3.3).
+  // Queue-order timestamp (docs/semantics.md §3.3).
   w.queue_time = w.creation_time;
   if (const ConditionSpec* ev = TrueCondition(spec, "Evicted");
       ev != nullptr && (ev->reason == "PodsReadyTimeout" || ev->reason == "AdmissionCheck") && ev->last_transition_time) {
@@ -325,7 +332,7 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec) {
 
   if (spec.admission.has_value()) {
     const WorkloadShape& sh = s.shapes[w.shape];
-    auto a = std::make_unique<AdmissionRecord>();
+    auto a = s.NewAdmission();
     a->cluster_queue = s.cq_names.Find(spec.admission->cluster_queue);
     a->pod_sets.resize(sh.pod_sets.size());
     for (const PodSetAssignmentSpec& psa : spec.admission->pod_set_assignments) {
@@ -337,6 +344,7 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec) {
       int32_t reclaimable = 0;
       for (const auto& [name, n] : spec.reclaimable_pods)
         if (name == psa.name) reclaimable = std::min(n, out.count);
+      out.reclaimable = reclaimable;
       for (const auto& [res, flavor] : psa.flavors) {
         const ResourceId rid = s.catalog.InternResource(res);
         const FlavorId fid = InternFlavor(flavor);
@@ -401,8 +409,9 @@ absl::Status EngineState::Finish(WorkloadId id) {
   WorkloadRecord& w = s.wl(id);
   if (w.state == WorkloadState::kFinished)
     return absl::FailedPreconditionError(fmt::format("Workload '{}': is already finished", s.WorkloadName(id)));
+  ClusterQueueId cq = w.queued_in;
   if (w.admission) {
-    const ClusterQueueId cq = w.admission->cluster_queue;
+    cq = w.admission->cluster_queue;
     ReleaseAdmission(s, id);
     RequestFlush(s, cq);
   }
@@ -411,6 +420,7 @@ absl::Status EngineState::Finish(WorkloadId id) {
   w.state = WorkloadState::kFinished;
   w.reason = reason::kFinished;
   w.message = "The workload is finished";
+  AddEvent(EventKind::kFinished, id, cq).reason = reason::kFinished;
   return absl::OkStatus();
 }
 
@@ -421,16 +431,29 @@ absl::Status EngineState::ConfirmEvicted(WorkloadId id) {
                                                      s.WorkloadName(id), WorkloadStateName(w.state)));
   const ClusterQueueId cq = w.admission->cluster_queue;
   const Time evicted_at = w.admission->evicted_at;
+  const char* evicted_for = w.reason;
+  const std::string_view why(evicted_for);
   ReleaseAdmission(s, id);
   if (!s.config.features.priority_sorting_within_cohort && w.preemption_reason &&
       *w.preemption_reason == PreemptionReason::kInCohortReclaimWhileBorrowing)
     w.queue_time = evicted_at + Duration::Milliseconds(1);
+  // Kueue's requeuing timestamp (Eviction, its default): a workload evicted for not getting ready
+  // or by an admission check queues by its eviction time (docs/semantics.md §3.3).
+  if (why == eviction_reason::kPodsReadyTimeout || why == eviction_reason::kAdmissionCheck)
+    w.queue_time = evicted_at;
   if (w.active) {
     w.state = WorkloadState::kPending;
-    if (std::string_view(w.reason) == reason::kPreempted) w.reason = reason::kPendingEvaluation;
+    if (why == reason::kPreempted) w.reason = reason::kPendingEvaluation;
     Enqueue(s, id);
+    Event& e = AddEvent(EventKind::kRequeued, id, w.place == QueuePlace::kNone ? ClusterQueueId() : w.queued_in);
+    e.reason = evicted_for;
   } else {
     w.state = WorkloadState::kInactive;
+    w.reason = reason::kInadmissible;
+    w.message = kDeactivatedMessage;
+    Event& e = AddEvent(EventKind::kDeactivated, id, ClusterQueueId());
+    e.reason = eviction_reason::kDeactivated;
+    e.message = kDeactivatedMessage;
   }
   RequestFlush(s, cq);
   return absl::OkStatus();
@@ -450,20 +473,131 @@ void EngineState::EvictForReason(WorkloadId id, const char* why, std::string mes
   MarkEvicted(s, id, s.Now());
   w.reason = why;
   w.message = std::move(message);
+  Event& e = AddEvent(EventKind::kEvicted, id, w.admission->cluster_queue);
+  e.reason = why;
+  e.message = w.message;
+}
+
+absl::Status EngineState::Evict(WorkloadId id, std::string_view why, std::string_view message) {
+  WorkloadRecord& w = s.wl(id);
+  const std::string label = ObjectLabel("Workload", s.namespaces_names.Name(w.ns), w.name);
+  // A condition reason: CamelCase, as Kubernetes validates it (^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$).
+  const bool valid_reason =
+      !why.empty() && why.size() <= 1024 && absl::ascii_isalpha(static_cast<unsigned char>(why.front())) &&
+      std::all_of(why.begin(), why.end(), [](char c) { return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ',' || c == ':'; }) &&
+      why.back() != ',' && why.back() != ':';
+  if (!valid_reason)
+    return absl::InvalidArgumentError(
+        fmt::format("{}: eviction reason '{}': must be a CamelCase condition reason such as PodsReadyTimeout", label, why));
+  if (!w.admission)
+    return absl::FailedPreconditionError(
+        fmt::format("{}: holds no quota (state {}); only admitted workloads can be evicted", label, WorkloadStateName(w.state)));
+  if (w.admission->evicted)
+    return absl::FailedPreconditionError(fmt::format("{}: is already being evicted", label));
+  EvictForReason(id, s.InternReason(why), std::string(message));
+  return absl::OkStatus();
+}
+
+absl::Status EngineState::SetActive(WorkloadId id, bool active) {
+  WorkloadRecord& w = s.wl(id);
+  if (w.state == WorkloadState::kFinished)
+    return absl::FailedPreconditionError(
+        fmt::format("{}: is finished", ObjectLabel("Workload", s.namespaces_names.Name(w.ns), w.name)));
+  if (w.active == active) return absl::OkStatus();
+  w.active = active;
+  if (w.admission) {
+    // Holding quota: deactivation evicts (then it stays out once confirmed); reactivating a
+    // workload still being evicted lets it requeue when confirmed.
+    if (!active && !w.admission->evicted) EvictForReason(id, eviction_reason::kDeactivated, kDeactivatedMessage);
+    return absl::OkStatus();
+  }
+  if (!active) {
+    RemoveFromQueues(s, id);
+    w.scan.reset();
+    w.state = WorkloadState::kInactive;
+    w.reason = reason::kInadmissible;
+    w.message = kDeactivatedMessage;
+    Event& e = AddEvent(EventKind::kDeactivated, id, ClusterQueueId());
+    e.reason = eviction_reason::kDeactivated;
+    e.message = kDeactivatedMessage;
+  } else {
+    w.state = WorkloadState::kPending;
+    w.reason = reason::kPending;
+    w.message.clear();
+    Enqueue(s, id);
+    Event& e = AddEvent(EventKind::kActivated, id, w.place == QueuePlace::kNone ? ClusterQueueId() : w.queued_in);
+    e.reason = kReactivatedReason;
+    e.message = kReactivatedMessage;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status EngineState::SetReclaimablePods(WorkloadId id, std::string_view pod_set, int32_t count) {
+  WorkloadRecord& w = s.wl(id);
+  const std::string label = ObjectLabel("Workload", s.namespaces_names.Name(w.ns), w.name);
+  const WorkloadShape& shape = s.shape(w);
+  size_t index = 0;
+  while (index < shape.pod_sets.size() && shape.pod_sets[index].name != pod_set) ++index;
+  if (index == shape.pod_sets.size())
+    return absl::NotFoundError(fmt::format("{}: status.reclaimablePods: no pod set named '{}'", label, pod_set));
+  if (!w.admission)
+    return absl::FailedPreconditionError(fmt::format(
+        "{}: status.reclaimablePods[{}]: the workload holds no quota (state {})", label, pod_set, WorkloadStateName(w.state)));
+  AdmissionRecord& a = *w.admission;
+  AdmissionRecord::PodSet& ps = a.pod_sets[index];
+  if (count < 0 || count > ps.count)
+    return absl::InvalidArgumentError(fmt::format(
+        "{}: status.reclaimablePods[{}].count: {} is outside 0..{} (the admitted count)", label, pod_set, count, ps.count));
+  if (count < ps.reclaimable)
+    return absl::InvalidArgumentError(fmt::format(
+        "{}: status.reclaimablePods[{}].count: cannot decrease from {} to {} while the workload holds quota", label,
+        pod_set, ps.reclaimable, count));
+  if (count == ps.reclaimable) return absl::OkStatus();
+  ps.reclaimable = count;
+  if (!w.extras) w.extras = std::make_unique<WorkloadExtras>();
+  auto& list = w.extras->reclaimable_pods;
+  auto it = std::find_if(list.begin(), list.end(), [&](const auto& p) { return p.first == pod_set; });
+  if (it == list.end()) list.emplace_back(std::string(pod_set), count);
+  else it->second = count;
+  // The usage of the pods still running, per FR; the released part leaves the quota tree at once.
+  FrUsage usage;
+  for (const AdmissionRecord::PodSet& p : a.pod_sets) {
+    for (const auto& [r, f] : p.flavors) {
+      int64_t total = 0;
+      for (const auto& [res, v] : p.usage)
+        if (res == r) total = v;
+      const int64_t live = p.reclaimable == 0 ? total : p.count == 0 ? 0 : MulAmount(total / p.count, p.count - p.reclaimable);
+      const FrId fr = s.catalog.FindFr(f, r);
+      auto at = std::lower_bound(usage.begin(), usage.end(), std::make_pair(fr, int64_t{0}),
+                                 [](const auto& x, const auto& y) { return x.first < y.first; });
+      if (at != usage.end() && at->first == fr) at->second = AddAmount(at->second, live);
+      else usage.insert(at, std::make_pair(fr, live));
+    }
+  }
+  RemoveUsage(s, a.cluster_queue, a.usage);
+  a.usage = std::move(usage);
+  AddUsage(s, a.cluster_queue, a.usage);
+  ++s.cq(a.cluster_queue).generation;
+  RequestFlush(s, a.cluster_queue);
+  return absl::OkStatus();
 }
 
 void EngineState::DeleteWorkload(WorkloadId id) {
   WorkloadRecord& w = s.wl(id);
+  ClusterQueueId cq = w.place == QueuePlace::kNone ? ClusterQueueId() : w.queued_in;
   if (w.admission) {
-    const ClusterQueueId cq = w.admission->cluster_queue;
+    cq = w.admission->cluster_queue;
     ReleaseAdmission(s, id);
     RequestFlush(s, cq);
   }
+  AddEvent(EventKind::kDeleted, id, cq);
   RemoveFromQueues(s, id);
   s.workload_index.erase(id);
   ReleaseShape(w.shape);
+  const uint32_t generation = w.generation;
   w = WorkloadRecord();
   w.deleted = true;
+  w.generation = generation + 1;  // every handle of the deleted workload is stale from now on
   s.free_workloads.push_back(id);
 }
 

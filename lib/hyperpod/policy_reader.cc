@@ -1,5 +1,5 @@
 // Reading HyperPod policies (policy_reader.h). Every input form is first reduced to a `Node` tree
-// (node.h); `Reader` then reads the API members with the API model's validation (§1, §7), naming
+// (lib/text/node.h); `Reader` then reads the API members with the API model's validation (docs/hyperpod.md §1, §7), naming
 // each member by its API path.
 #include "qm/hyperpod/policy_reader.h"
 
@@ -10,16 +10,21 @@
 #include <utility>
 
 #include "fmt/format.h"
-#include "hyperpod/node.h"
-#include "hyperpod/policy_reader_internal.h"
-#include "io/yaml_load.h"
 #include "qm/core/status.h"
 #include "qm/hyperpod/instance_catalog.h"
+#include "qm/hyperpod/policy_object.h"
 #include "qm/io/time_text.h"
+#include "text/node.h"
+#include "text/yaml_load.h"
 #include "yaml-cpp/yaml.h"
 
 namespace qm::hyperpod {
 namespace internal {
+
+using qm::internal::FromYaml;
+using qm::internal::Node;
+using qm::internal::ParseShorthand;
+
 namespace {
 
 constexpr int64_t kMaxAmount = 10'000'000;
@@ -131,7 +136,7 @@ std::optional<Decimal> ParseDecimalText(std::string_view s, bool* negative, bool
   return d;
 }
 
-// A non-negative JSON number: `int [frac] [exp]` (RFC 8259 §6, without the minus sign).
+// A non-negative JSON number: `int [frac] [exp]` (RFC 8259, section 6, without the minus sign).
 bool IsEpochNumber(std::string_view s) {
   auto digits = [&s]() {
     size_t n = 0;

@@ -5,8 +5,8 @@
 #include <utility>
 
 #include "fmt/format.h"
-#include "io/doc.h"
 #include "qm/io/manifest_writer.h"
+#include "text/doc.h"
 
 namespace qm::hyperpod {
 namespace {

@@ -1,6 +1,6 @@
-// Policies → Kueue objects (hyperpod-mapping.md §2–§6) and the §7 warnings. All derivations are
+// Policies → Kueue objects (docs/hyperpod.md §2–§6) and the §7 warnings. All derivations are
 // exact rational arithmetic on the declared decimals; rounding happens once, at the end, by the
-// units rule (§4.2 rule 6).
+// units rule (docs/hyperpod.md §4.2 rule 6).
 #include "qm/hyperpod/translate.h"
 
 #include <algorithm>

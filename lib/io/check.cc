@@ -6,9 +6,9 @@
 #include <system_error>
 
 #include "fmt/format.h"
-#include "io/yaml_load.h"
 #include "qm/core/status.h"
 #include "qm/io/scenario.h"
+#include "text/yaml_load.h"
 
 namespace qm {
 namespace {

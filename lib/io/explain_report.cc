@@ -2,12 +2,12 @@
 #include <limits>
 #include <string>
 
-#include "io/doc.h"
 #include "io/report_docs.h"
 #include "qm/core/quantity.h"
 #include "qm/core/quantity_text.h"
 #include "qm/io/explain.h"
 #include "qm/io/time_text.h"
+#include "text/doc.h"
 
 namespace qm {
 namespace {

@@ -6,11 +6,11 @@
 #include <type_traits>
 
 #include "fmt/format.h"
-#include "hyperpod/expand.h"
+#include "io/hyperpod_expand.h"
 #include "io/object_reader.h"
 #include "io/yaml_cursor.h"
-#include "io/yaml_load.h"
 #include "qm/core/status.h"
+#include "text/yaml_load.h"
 
 namespace qm {
 

@@ -8,7 +8,8 @@
 #include <string>
 
 #include "fmt/format.h"
-#include "hyperpod/policy_reader_internal.h"
+#include "qm/hyperpod/policy_object.h"
+#include "text/node.h"
 
 namespace qm::internal {
 namespace {
@@ -175,8 +176,8 @@ void ReadOne(const Cursor& at, std::vector<ManifestObject>* objects,
   if (!ctx.ok()) return;
   if (hyperpod::internal::IsPolicyKind(kind)) {
     // HyperPod policies expand into Kueue objects once the whole list is read.
-    ctx.FailRaw(hyperpod::internal::ReadPolicyObject(hyperpod::internal::FromYaml(c.node(), c.line()),
-                                                     ctx.file(), policies));
+    ctx.FailRaw(hyperpod::internal::ReadPolicyObject(FromYaml(c.node(), c.line()), ctx.file(),
+                                                     policies));
     return;
   }
   const KindInfo* info = FindKind(kind);
@@ -224,6 +225,7 @@ void ReadOne(const Cursor& at, std::vector<ManifestObject>* objects,
     case ObjectKind::kPriorityClass: obj.spec = ReadPriorityClass(c, h); break;
     case ObjectKind::kWorkload: obj.spec = ReadWorkload(c, h); break;
   }
+  for (std::string& note : ctx.TakeNotes()) notes->push_back(std::move(note));
   if (ctx.ok()) objects->push_back(std::move(obj));
 }
 

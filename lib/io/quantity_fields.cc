@@ -122,6 +122,28 @@ std::optional<int64_t> ReadQuota(const Cursor& c, std::string_view resource) {
   return *v;
 }
 
+std::optional<int64_t> ReadQuotaLimit(const Cursor& c, std::string_view resource) {
+  const std::optional<std::string> text = QuantityText(c);
+  if (!text.has_value()) return std::nullopt;
+  const Unit unit = UnitForResource(resource);
+  const absl::StatusOr<int64_t> v = ParseQuantityClamped(*text, unit);
+  if (!v.ok()) {
+    c.Fail(fmt::format("\"{}\" is not a quantity", *text));
+    return std::nullopt;
+  }
+  if (*v < 0) {
+    c.Fail(fmt::format("\"{}\" must not be negative", *text));
+    return std::nullopt;
+  }
+  // Kueue compares the quantity with MaxInt64/1000 cores for cpu and MaxInt64 otherwise.
+  const int64_t unlimited_from = unit == Unit::kMilli ? kUnlimited / 1000 * 1000 : kUnlimited;
+  if (*v < unlimited_from) return *v;
+  c.Note(fmt::format("\"{}\" is too large for an int64 count of {} ({}); taken as unlimited, as "
+                     "Kueue does",
+                     *text, resource, unit == Unit::kMilli ? "millicores" : "base units"));
+  return kUnlimited;
+}
+
 std::optional<int64_t> ReadRequest(const Cursor& c, std::string_view resource) {
   const std::optional<std::string> text = QuantityText(c);
   if (!text.has_value()) return std::nullopt;

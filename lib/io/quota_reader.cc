@@ -65,9 +65,9 @@ std::vector<ResourceGroupSpec> ReadResourceGroups(const Cursor& c) {
         if (!c.ctx().ok()) break;
         const Cursor nominal = r["nominalQuota"];
         if (!nominal.present()) nominal.Fail("is required");
-        quota.nominal_quota = ReadQuota(nominal, quota.name).value_or(0);
-        quota.borrowing_limit = ReadQuota(r["borrowingLimit"], quota.name);
-        quota.lending_limit = ReadQuota(r["lendingLimit"], quota.name);
+        quota.nominal_quota = ReadQuotaLimit(nominal, quota.name).value_or(0);
+        quota.borrowing_limit = ReadQuotaLimit(r["borrowingLimit"], quota.name);
+        quota.lending_limit = ReadQuotaLimit(r["lendingLimit"], quota.name);
         flavor.resources.push_back(std::move(quota));
       }
       group.flavors.push_back(std::move(flavor));

@@ -4,9 +4,9 @@
 
 #include <string>
 
-#include "io/doc.h"
 #include "qm/io/output_format.h"
 #include "qm/model/decisions.h"
+#include "text/doc.h"
 
 namespace qm::internal {
 

@@ -8,9 +8,9 @@
 #include <tuple>
 
 #include "fmt/format.h"
-#include "io/doc.h"
 #include "io/names.h"
 #include "qm/core/quantity_text.h"
+#include "text/doc.h"
 
 namespace qm::internal {
 namespace {
@@ -216,7 +216,7 @@ void CompareAssignment(
   }
 }
 
-// The message a `messages:` expectation is checked against (see scenario-format.md).
+// The message a `messages:` expectation is checked against (see docs/scenario-format.md).
 std::string MessageOf(const std::string& workload, const ScenarioStep& step,
                       const StepResult& result, const Engine& engine) {
   if (result.targets.has_value()) {
@@ -278,8 +278,10 @@ std::vector<std::string> CompareExpectations(const Expectations& expect, const S
   }
   if (expect.admissions.has_value()) {
     std::map<std::string, GotAdmission> got;
-    for (WorkloadId id : engine.Workloads()) {
-      const WorkloadStatus st = engine.GetWorkload(id);
+    for (WorkloadHandle id : engine.Workloads()) {
+      absl::StatusOr<WorkloadStatus> got_status = engine.GetWorkload(id);
+      if (!got_status.ok()) continue;
+      const WorkloadStatus& st = *got_status;
       if (st.state != WorkloadState::kAdmitted && st.state != WorkloadState::kEvicting) continue;
       const std::string name = engine.WorkloadName(id);
       got[name] = st.admission.has_value() ? FromAssignment(st.cluster_queue, *st.admission)
@@ -297,8 +299,8 @@ std::vector<std::string> CompareExpectations(const Expectations& expect, const S
       absl::StatusOr<ClusterQueueStatus> st = engine.GetClusterQueue(cq);
       if (!st.ok()) continue;
       std::vector<std::string> p, i;
-      for (WorkloadId id : st->pending) p.push_back(engine.WorkloadName(id));
-      for (WorkloadId id : st->inadmissible) i.push_back(engine.WorkloadName(id));
+      for (WorkloadHandle id : st->pending) p.push_back(engine.WorkloadName(id));
+      for (WorkloadHandle id : st->inadmissible) i.push_back(engine.WorkloadName(id));
       std::sort(p.begin(), p.end());
       std::sort(i.begin(), i.end());
       if (!p.empty()) pending[cq] = std::move(p);

@@ -8,14 +8,15 @@
 #include <string>
 
 #include "fmt/format.h"
-#include "hyperpod/expand.h"
+#include "io/hyperpod_expand.h"
 #include "io/object_reader.h"
 #include "io/quantity_fields.h"
 #include "io/yaml_cursor.h"
-#include "io/yaml_load.h"
 #include "qm/core/status.h"
+#include "qm/model/config_validation.h"
 #include "qm/io/scenario.h"
 #include "qm/io/time_text.h"
+#include "text/yaml_load.h"
 
 namespace qm {
 namespace {
@@ -117,15 +118,15 @@ class ScenarioReader {
     if (fs.ExpectMap()) {
       fs.CheckKeys({"enable", "preemptionStrategies"});
       config->fair_sharing.enabled = fs["enable"].OptBool().value_or(false);
-      const Cursor strategies = fs["preemptionStrategies"];
-      if (strategies.present()) {
-        config->fair_sharing.preemption_strategies.clear();
-        for (const Cursor& item : strategies.Items()) {
-          if (std::optional<FairSharingStrategy> st = item.OptEnum<FairSharingStrategy>(kStrategies)) {
-            config->fair_sharing.preemption_strategies.push_back(*st);
-          }
+      // An empty or absent list keeps the default, as Kueue defaults it
+      // (apis/config/v1beta1/defaults.go).
+      std::vector<FairSharingStrategy> list;
+      for (const Cursor& item : fs["preemptionStrategies"].Items()) {
+        if (std::optional<FairSharingStrategy> st = item.OptEnum<FairSharingStrategy>(kStrategies)) {
+          list.push_back(*st);
         }
       }
+      if (!list.empty()) config->fair_sharing.preemption_strategies = std::move(list);
     }
     for (const auto& [gate, value] : c["features"].Fields()) {
       const std::optional<bool> on = value.OptBool();
@@ -150,6 +151,31 @@ class ScenarioReader {
       table.admins = access["admins"].Strings();
       config->access = std::move(table);
     }
+    CheckConfig(c, *config);
+  }
+
+  // Kueue's configuration validation (qm/model/config_validation.h, the same the Engine applies),
+  // reported at the invalid field's key, or at the nearest key above it that the file has.
+  void CheckConfig(const Cursor& c, const ScenarioConfig& config) {
+    if (!ctx_->ok()) return;
+    EngineConfig engine;
+    engine.fair_sharing = config.fair_sharing;
+    engine.features = config.features;
+    engine.message_style = config.message_style.value_or(MessageStyle::kCurrent);
+    const std::optional<ConfigFieldError> e = FindConfigError(engine);
+    if (!e.has_value()) return;
+    Cursor at = c;
+    size_t begin = 0;
+    while (begin <= e->field.size()) {
+      size_t end = e->field.find('.', begin);
+      if (end == std::string::npos) end = e->field.size();
+      const std::string key = e->field.substr(begin, std::min(end, e->field.find('[', begin)) - begin);
+      const Cursor next = at[key];
+      if (!next.present()) break;
+      at = next;
+      begin = end + 1;
+    }
+    ctx_->Fail(at.line(), "config." + e->field, e->message);
   }
 
   void ReadObjectList(const Cursor& c, std::vector<ManifestObject>* objects,
@@ -174,7 +200,7 @@ class ScenarioReader {
     for (const ManifestObject& o : batch) Define(o.spec);
   }
 
-  // HyperPod policies of an object list (hyperpod-mapping.md): merged into the scenario's policies
+  // HyperPod policies of an object list (docs/hyperpod.md): merged into the scenario's policies
   // so far (an allocation of the same name is an update), translated, and the Kueue objects placed
   // before the list's own objects. The first ClusterSchedulerConfig decides Kueue's fair sharing
   // unless `config.fairSharing.enable` says otherwise (then they must agree).

@@ -2,10 +2,10 @@
 #include <limits>
 #include <string>
 
-#include "io/doc.h"
 #include "io/report_docs.h"
 #include "qm/core/quantity_text.h"
 #include "qm/io/scenario.h"
+#include "text/doc.h"
 
 namespace qm {
 namespace internal {

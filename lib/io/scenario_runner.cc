@@ -4,8 +4,8 @@
 // * Evicting workloads are released (`ConfirmAllEvicted`) once at the start of a `schedule` step
 //   when `releaseEvictedAtNextSchedule` is on, not between the cycles of `{cycles: n}` or
 //   `{untilStable: true}`: within one step, preemptors wait for `evictionDone` or the next step.
-// * Decisions are collected through `Engine::SetDecisionCallback`, which sees every cycle of the
-//   step, `untilStable` included.
+// * Admissions and preemptions are read from the events of every cycle of the step, `untilStable`
+//   included (`Engine::RunUntilStable`: until a cycle admits, evicts and parks nothing).
 // * `messages` of an `assignFlavors` step are checked against the returned assignment's message for
 //   the queried workload (nothing was written to it), and of a `preemptionTargets` step against the
 //   returned preemption message for each target.
@@ -26,25 +26,30 @@ using internal::SplitWorkloadName;
 absl::Status Schedule(const ScenarioConfig& config, const ScheduleStep& step, Engine& engine,
                       StepResult* r) {
   if (config.release_evicted_at_next_schedule) engine.ConfirmAllEvicted();
-  std::vector<Decision> decisions;
-  engine.SetDecisionCallback([&decisions](const Decision& d) { decisions.push_back(d); });
+  std::vector<Event> events;
   if (step.until_stable) {
     r->cycles = engine.RunUntilStable(10000);
+    const std::span<const Event> all = engine.LastEvents();
+    events.assign(all.begin(), all.end());
   } else {
-    for (int i = 0; i < step.cycles; ++i) engine.ScheduleCycle();
+    for (int i = 0; i < step.cycles; ++i) {
+      const CycleResult& cycle = engine.ScheduleCycle();
+      QM_RETURN_IF_ERROR(cycle.status);
+      events.insert(events.end(), cycle.events.begin(), cycle.events.end());
+    }
     r->cycles = step.cycles;
   }
-  engine.SetDecisionCallback(nullptr);
-  for (const Decision& d : decisions) {
-    const std::string name = engine.WorkloadName(d.workload);
-    const WorkloadStatus st = engine.GetWorkload(d.workload);
-    if (d.kind == Decision::Kind::kAdmitted) {
+  for (const Event& e : events) {
+    if (e.kind != EventKind::kAdmitted && e.kind != EventKind::kPreempted) continue;
+    const std::string name = engine.WorkloadName(e.workload);
+    QM_ASSIGN_OR_RETURN(const WorkloadStatus st, engine.GetWorkload(e.workload));
+    if (e.kind == EventKind::kAdmitted) {
       const bool seen = std::any_of(r->admitted.begin(), r->admitted.end(),
                                     [&](const AdmittedWorkload& a) { return a.workload == name; });
       if (!seen) r->admitted.push_back({name, st.cluster_queue, st.admission});
-    } else if (d.kind == Decision::Kind::kPreempted) {
-      r->preempted.push_back({name, d.preemptor.valid() ? engine.WorkloadName(d.preemptor) : "",
-                              d.preemption_reason, st.message});
+    } else {
+      r->preempted.push_back({name, e.preemptor.valid() ? engine.WorkloadName(e.preemptor) : "",
+                              e.preemption_reason, st.message});
     }
   }
   return absl::OkStatus();
@@ -119,8 +124,10 @@ absl::Status Execute(const ScenarioConfig& config, const ScenarioStep& step, Eng
 }
 
 void CollectPending(const Engine& engine, StepResult* r) {
-  for (WorkloadId id : engine.Workloads()) {
-    const WorkloadStatus st = engine.GetWorkload(id);
+  for (WorkloadHandle id : engine.Workloads()) {
+    absl::StatusOr<WorkloadStatus> got = engine.GetWorkload(id);
+    if (!got.ok()) continue;  // cannot happen: the handles are fresh
+    const WorkloadStatus& st = *got;
     if (st.state != WorkloadState::kPending) continue;
     r->pending.push_back({engine.WorkloadName(id), st.cluster_queue, st.inadmissible, st.reason,
                           st.message});
@@ -173,7 +180,11 @@ absl::StatusOr<Engine> MakeScenarioEngine(const Scenario& scenario) {
   config.fair_sharing = scenario.config.fair_sharing;
   config.features = scenario.config.features;
   config.message_style = scenario.config.message_style.value_or(MessageStyle::kCurrent);
-  Engine engine(std::move(config));
+  absl::StatusOr<Engine> created = Engine::Create(std::move(config));
+  if (!created.ok())
+    return absl::Status(created.status().code(),
+                        fmt::format("{}: config: {}", scenario.path, std::string(created.status().message())));
+  Engine engine = *std::move(created);
   QM_RETURN_IF_ERROR(engine.SetNow(scenario.config.now));
   absl::Status applied = ApplyManifest(engine, scenario.objects);
   if (!applied.ok()) {
@@ -184,25 +195,27 @@ absl::StatusOr<Engine> MakeScenarioEngine(const Scenario& scenario) {
   return engine;
 }
 
+absl::Status RunScenarioStep(const Scenario& scenario, size_t index, Engine& engine, StepResult* r) {
+  const ScenarioStep& step = scenario.steps.at(index);
+  r->action = StepActionName(step.action);
+  r->source = step.source;
+  if (absl::Status s = Execute(scenario.config, step, engine, r); !s.ok()) return StepError(scenario, step, index, s);
+  CollectPending(engine, r);
+  CollectShares(engine, r);
+  if (step.expect.has_value()) {
+    r->checked = true;
+    r->diff = internal::CompareExpectations(*step.expect, step, *r, engine);
+  }
+  return absl::OkStatus();
+}
+
 ScenarioResult RunScenarioSteps(const Scenario& scenario, Engine& engine) {
   ScenarioResult result;
   for (size_t i = 0; i < scenario.steps.size(); ++i) {
-    const ScenarioStep& step = scenario.steps[i];
     StepResult r;
-    r.action = StepActionName(step.action);
-    r.source = step.source;
-    if (absl::Status s = Execute(scenario.config, step, engine, &r); !s.ok()) {
-      result.status = StepError(scenario, step, i, s);
-      result.steps.push_back(std::move(r));
-      break;
-    }
-    CollectPending(engine, &r);
-    CollectShares(engine, &r);
-    if (step.expect.has_value()) {
-      r.checked = true;
-      r.diff = internal::CompareExpectations(*step.expect, step, r, engine);
-    }
+    result.status = RunScenarioStep(scenario, i, engine, &r);
     result.steps.push_back(std::move(r));
+    if (!result.status.ok()) break;
   }
   return result;
 }

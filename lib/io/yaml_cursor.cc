@@ -21,6 +21,14 @@ void LoadContext::Fail(int line, std::string_view path, std::string_view message
   status_ = absl::InvalidArgumentError(text);
 }
 
+void LoadContext::Note(int line, std::string_view path, std::string_view message) {
+  std::string text = Where(line);
+  if (!object_.empty()) text += ": " + object_;
+  if (!path.empty()) text += fmt::format(": {}", path);
+  text += fmt::format(": {}", message);
+  notes_.push_back(std::move(text));
+}
+
 void LoadContext::FailRaw(absl::Status status) {
   if (status_.ok()) status_ = std::move(status);
 }
@@ -81,6 +89,8 @@ bool Cursor::Has(std::string_view key) const {
 }
 
 void Cursor::Fail(std::string_view message) const { ctx_->Fail(line_, path_, message); }
+
+void Cursor::Note(std::string_view message) const { ctx_->Note(line_, path_, message); }
 
 bool Cursor::ExpectMap() const {
   if (!present()) return false;

@@ -39,11 +39,17 @@ class LoadContext {
   void Fail(int line, std::string_view path, std::string_view message);
   /// Records an already formatted message unless an error is already recorded.
   void FailRaw(absl::Status status);
+  /// Records a warning `file:line: object: path: message` (the load goes on); the object reader
+  /// moves them into the load's notes.
+  void Note(int line, std::string_view path, std::string_view message);
+  /// The warnings recorded so far, which are cleared.
+  std::vector<std::string> TakeNotes() { return std::exchange(notes_, {}); }
 
  private:
   std::string file_;
   std::string object_;
   absl::Status status_;
+  std::vector<std::string> notes_;
 };
 
 /// A position in a YAML document: a node (possibly absent), its field path (`spec.podSets[0]`) and
@@ -76,6 +82,8 @@ class Cursor {
 
   /// Records an error at this position: `file:line: object: path: message`.
   void Fail(std::string_view message) const;
+  /// Records a warning at this position (LoadContext::Note).
+  void Note(std::string_view message) const;
 
   /// Requires a map (absent is fine and returns false without error).
   bool ExpectMap() const;

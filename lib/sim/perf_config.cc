@@ -10,8 +10,8 @@
 
 #include "absl/status/status.h"
 #include "fmt/format.h"
-#include "io/yaml_load.h"
 #include "qm/core/quantity_text.h"
+#include "text/yaml_load.h"
 #include "yaml-cpp/yaml.h"
 
 namespace qm::sim {

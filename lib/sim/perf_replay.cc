@@ -95,11 +95,14 @@ uint32_t ClassIndex(std::vector<std::string>& names, const std::string& name) {
 class Replay {
  public:
   Replay(const PerfConfig& config, const PerfReplayOptions& options)
-      : config_(config), options_(options), engine_(options.engine) {}
+      : config_(config), options_(options) {}
 
   absl::StatusOr<PerfSummary> Run() {
     const Clock::time_point setup_start = Clock::now();
     if (options_.engine.clock) return absl::InvalidArgumentError("the replay owns the clock: leave EngineConfig.clock unset");
+    absl::StatusOr<Engine> engine = Engine::Create(options_.engine);
+    if (!engine.ok()) return engine.status();
+    engine_ = *std::move(engine);
     if (absl::Status st = Build(); !st.ok()) return st;
     summary_.setup_ms = MsSince(setup_start);
 
@@ -224,10 +227,10 @@ class Replay {
       // 2. Creations.
       while (next < arrivals_.size() && works_[arrivals_[next]].created_ms == now) {
         const uint32_t index = arrivals_[next++];
-        absl::StatusOr<WorkloadId> id = engine_.Submit(SpecFor(index));
+        absl::StatusOr<WorkloadHandle> id = engine_.Submit(SpecFor(index));
         if (!id.ok()) return id.status();
-        if (id->value >= id_to_work_.size()) id_to_work_.resize(id->value + 1, UINT32_MAX);
-        id_to_work_[id->value] = index;
+        if (id->index >= id_to_work_.size()) id_to_work_.resize(id->index + 1, UINT32_MAX);
+        id_to_work_[id->index] = index;
       }
       // 3. Cycles until one considers nothing.
       if (absl::Status st = Cycles(now); !st.ok()) return st;
@@ -254,9 +257,9 @@ class Replay {
       victims_.clear();
       for (const Decision& d : r.decisions) {
         if (d.kind == Decision::Kind::kPending) continue;
-        if (d.workload.value >= id_to_work_.size() || id_to_work_[d.workload.value] == UINT32_MAX)
+        if (d.workload.index >= id_to_work_.size() || id_to_work_[d.workload.index] == UINT32_MAX)
           return absl::InternalError("decision for a workload the replay did not submit");
-        const uint32_t index = id_to_work_[d.workload.value];
+        const uint32_t index = id_to_work_[d.workload.index];
         Work& w = works_[index];
         if (d.kind == Decision::Kind::kAdmitted) {
           ++summary_.admissions;
@@ -358,7 +361,7 @@ class Replay {
   std::vector<Queue> queues_;
   std::vector<Work> works_;
   std::vector<uint32_t> arrivals_;    // indices into works_, by creation time
-  std::vector<uint32_t> id_to_work_;  // WorkloadId.value → index into works_
+  std::vector<uint32_t> id_to_work_;  // WorkloadHandle.index → index into works_
   std::vector<uint32_t> victims_;
   EventQueue<FinishEvent> finishes_;
   std::vector<int64_t> cycle_ns_;

@@ -2,8 +2,8 @@
 #include <string>
 
 #include "fmt/format.h"
-#include "io/doc.h"
 #include "qm/sim/perf_replay.h"
+#include "text/doc.h"
 
 namespace qm::sim {
 using internal::JsonString;

@@ -1,5 +1,5 @@
 // Cross-object validation through qm::Engine::Apply: what is an error (the batch is rejected and
-// nothing changes) and what Kueue accepts but leaves inactive (semantics §1.3, §1.4, §3.9).
+// nothing changes) and what Kueue accepts but leaves inactive (docs/semantics.md §1.3, §1.4, §3.9).
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -28,17 +28,17 @@ std::string Snapshot(const Engine& e) {
     for (const FlavorResourceUsage& u : q->usage)
       out += "  " + u.flavor + "/" + u.resource + " nominal=" + std::to_string(u.nominal) +
              " usage=" + std::to_string(u.usage) + " borrowed=" + std::to_string(u.borrowed) + "\n";
-    for (WorkloadId id : q->pending) out += "  pending " + e.WorkloadName(id) + "\n";
-    for (WorkloadId id : q->inadmissible) out += "  inadmissible " + e.WorkloadName(id) + "\n";
-    for (WorkloadId id : q->admitted) out += "  admitted " + e.WorkloadName(id) + "\n";
+    for (WorkloadHandle id : q->pending) out += "  pending " + e.WorkloadName(id) + "\n";
+    for (WorkloadHandle id : q->inadmissible) out += "  inadmissible " + e.WorkloadName(id) + "\n";
+    for (WorkloadHandle id : q->admitted) out += "  admitted " + e.WorkloadName(id) + "\n";
   }
   for (const std::string& name : e.Cohorts()) {
     const absl::StatusOr<CohortStatus> c = e.GetCohort(name);
     REQUIRE(c.ok());
     out += "Cohort " + name + " parent=" + c->parent + (c->implicit ? " implicit" : "") + "\n";
   }
-  for (WorkloadId id : e.Workloads()) {
-    const WorkloadStatus w = e.GetWorkload(id);
+  for (WorkloadHandle id : e.Workloads()) {
+    const WorkloadStatus w = e.GetWorkload(id).value();
     out += "Workload " + e.WorkloadName(id) + " " + WorkloadStateName(w.state) + " cq=" + w.cluster_queue +
            " priority=" + std::to_string(w.priority) + " reason=" + w.reason + " message=" + w.message + "\n";
   }
@@ -211,7 +211,7 @@ TEST_CASE("Apply: a LocalQueue's clusterQueue is immutable", "[adapter][apply]")
 }
 
 TEST_CASE("Apply: a ClusterQueue naming a missing flavor is accepted but inactive", "[adapter][apply]") {
-  // Kueue: a CQ is active only if every referenced flavor exists (§1.3); its workloads wait (§3.9).
+  // Kueue: a CQ is active only if every referenced flavor exists (docs/semantics.md §1.3); its workloads wait (§3.9).
   Engine e;
   REQUIRE(e.Apply(std::vector<ObjectSpec>{
                       test::Namespace("a"), test::Flavor("on-demand"),

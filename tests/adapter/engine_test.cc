@@ -15,9 +15,9 @@ using test::Workload;
 
 constexpr int64_t kCpu = 1000;  // one CPU in millicores
 
-std::vector<std::string> Names(const Engine& e, const std::vector<WorkloadId>& ids) {
+std::vector<std::string> Names(const Engine& e, const std::vector<WorkloadHandle>& ids) {
   std::vector<std::string> out;
-  for (WorkloadId id : ids) out.push_back(e.WorkloadName(id));
+  for (WorkloadHandle id : ids) out.push_back(e.WorkloadName(id));
   return out;
 }
 
@@ -225,8 +225,8 @@ TEST_CASE("Engine: the same calls give the same decisions", "[adapter][engine][d
       for (auto& s : l.preempted) log.push_back("P " + s);
       for (auto& s : l.pending) log.push_back("W " + s);
       if (c % 3 == 2) {
-        for (WorkloadId id : e.Workloads()) {
-          auto st = e.GetWorkload(id);
+        for (WorkloadHandle id : e.Workloads()) {
+          auto st = e.GetWorkload(id).value();
           if (st.state == WorkloadState::kAdmitted) {
             REQUIRE(e.Finish(st.namespace_, st.name).ok());
             break;

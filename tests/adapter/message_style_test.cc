@@ -20,7 +20,7 @@ constexpr int64_t kCpu = 1000;
 Engine Cluster(MessageStyle style) {
   EngineConfig config;
   config.message_style = style;
-  Engine e(config);
+  Engine e = Engine::Create(config).value();
   std::vector<ObjectSpec> objects = {
       test::Namespace("a"), test::Namespace("b"), test::Namespace("s"), test::Flavor("default"),
       ClusterQueue("team-a").Cohort("pool").Flavor("default", {Q("cpu", 4 * kCpu).Borrow(2 * kCpu)})

@@ -27,7 +27,7 @@ absl::Status AliceOnly(std::string_view principal, const WorkloadSpec& w) {
 Engine Gated() {
   EngineConfig config;
   config.submission_gate = AliceOnly;
-  Engine e(config);
+  Engine e = Engine::Create(config).value();
   std::vector<ObjectSpec> objects = {test::Namespace("a"), test::Flavor("default"),
                                      ClusterQueue("cq").Flavor("default", {Q("cpu", 4000)}),
                                      test::LocalQueue("a", "q", "cq")};
@@ -37,7 +37,7 @@ Engine Gated() {
 
 TEST_CASE("Submission gate: SubmitAs refuses a principal and changes nothing", "[adapter][gate]") {
   Engine e = Gated();
-  absl::StatusOr<WorkloadId> refused = e.SubmitAs("bob", Workload("a", "job").Queue("q").Request("cpu", 1000));
+  absl::StatusOr<WorkloadHandle> refused = e.SubmitAs("bob", Workload("a", "job").Queue("q").Request("cpu", 1000));
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.status().code() == absl::StatusCode::kPermissionDenied);
   CHECK(refused.status().message() == "principal 'bob' refused");

@@ -2,7 +2,7 @@
 //
 // Expected values are derived by hand from Kubernetes' rules (k8s.io/apimachinery
 // pkg/api/resource: the quantity grammar of quantity.go, the suffix table of suffix.go, rounding
-// up of `MilliValue`/`Value`, and the canonical `String()` form), and from semantics §1.1:
+// up of `MilliValue`/`Value`, and the canonical `String()` form), and from docs/semantics.md §1.1:
 // CPU in millicores, everything else in base units, rounded up (away from zero).
 #include "qm/core/quantity_text.h"
 
@@ -109,7 +109,7 @@ TEST_CASE("ParseQuantity: rounds up to the unit, away from zero", "[core][quanti
   CHECK(Milli("1e-30") == 1);
   CHECK(Milli("-1500u") == -2);  // Kubernetes rounds negative scaled values away from zero
   // Other resources to the next unit.
-  CHECK(Base("1.5") == 2);  // semantics §1.1: "1.5" memory is 2 bytes
+  CHECK(Base("1.5") == 2);  // docs/semantics.md §1.1: "1.5" memory is 2 bytes
   CHECK(Base("0.1") == 1);
   CHECK(Base("1m") == 1);
   CHECK(Base("1001m") == 2);
@@ -175,7 +175,7 @@ TEST_CASE("ParseQuantityClamped: out-of-range values clamp to the int64 ends", "
   CHECK(*ParseQuantityClamped("-3", Unit::kMilli) == -3000);
 }
 
-TEST_CASE("FormatAmount: Kubernetes' canonical form per resource (semantics §1.1)", "[core][quantity]") {
+TEST_CASE("FormatAmount: Kubernetes' canonical form per resource (docs/semantics.md §1.1)", "[core][quantity]") {
   SECTION("cpu: a milli quantity in decimal SI") {
     CHECK(FormatAmount("cpu", 0) == "0");
     CHECK(FormatAmount("cpu", 1) == "1m");

@@ -1,5 +1,5 @@
-// HyperPod submission rules (governance.h): the admission policy of hyperpod-mapping.md §2.9
-// (queue-name label required, priority class must be defined) and the access rule of §8
+// HyperPod submission rules (governance.h): the admission policy of docs/hyperpod.md §2.9
+// (queue-name label required, priority class must be defined) and the access rule of docs/hyperpod.md §8
 // (a principal submits only for its teams; cross-account callers are evaluated as the role they
 // assumed), and MakeSubmissionGate, which puts both in front of an Engine.
 #include <catch2/catch.hpp>

@@ -1,5 +1,5 @@
-// LintDocuments and FormatLintReport: the §7 errors (reader, conflicts between files, `Validate`)
-// and warnings (`Lint`) of hyperpod-mapping.md, one line each, the summary, and the exit status of
+// LintDocuments and FormatLintReport: the docs/hyperpod.md §7 errors (reader, conflicts between files, `Validate`)
+// and warnings (`Lint`) of docs/hyperpod.md, one line each, the summary, and the exit status of
 // `qm hyperpod lint`.
 #include <catch2/catch.hpp>
 
@@ -21,7 +21,7 @@ LintReport LintTexts(const std::vector<std::pair<std::string, std::string>>& fil
   return LintDocuments(docs);
 }
 
-// S4 option 2 (hyperpod-mapping.md §7): 2 + 8 GPUs of quota on 2 × ml.g5.12xlarge (8 GPUs), and a
+// S4 option 2 (docs/hyperpod.md §7): 2 + 8 GPUs of quota on 2 × ml.g5.12xlarge (8 GPUs), and a
 // Lend allocation that gives a BorrowLimit.
 constexpr std::string_view kOverCapacity = R"(kind: HyperPodCluster
 metadata: {name: s4-option-2}

@@ -1,5 +1,5 @@
-// Reading HyperPod policies (policy_reader.h): every JSON shape of hyperpod-mapping.md §9, the YAML
-// kinds (structured and `cli:`), the AWS CLI shorthand, and every §7 validation error, each naming
+// Reading HyperPod policies (policy_reader.h): every JSON shape of docs/hyperpod.md §9, the YAML
+// kinds (structured and `cli:`), the AWS CLI shorthand, and every docs/hyperpod.md §7 validation error, each naming
 // file:line, the object, the API member path and the bad value.
 #include <catch2/catch.hpp>
 
@@ -106,7 +106,7 @@ constexpr std::string_view kCreateQuota = R"({
 }
 )";
 
-// The complete DescribeClusterSchedulerConfig example of §9.2.
+// The complete DescribeClusterSchedulerConfig example of docs/hyperpod.md §9.2.
 constexpr std::string_view kDescribeScheduler = R"({
   "ClusterSchedulerConfigArn": "arn:aws:sagemaker:us-west-2:111122223333:cluster-scheduler-config/s1a2b3c4d5e6",
   "ClusterSchedulerConfigId": "s1a2b3c4d5e6",
@@ -178,7 +178,7 @@ std::string SchedulerError(std::string_view from, std::string_view to) {
   return ErrorOf(With(kSchedulerYaml, from, to), "policy.yaml");
 }
 
-// ---- §9 JSON shapes ------------------------------------------------------------------------------
+// ---- docs/hyperpod.md §9 JSON shapes ------------------------------------------------------------------------------
 
 TEST_CASE("ReadPolicy: the S0 describe-compute-quota output, verbatim", "[hyperpod][reader]") {
   // Expect: declared values only (no derived MemoryInGiB), ISO-8601 timestamps accepted, placeholder
@@ -622,7 +622,7 @@ TEST_CASE("ReadPolicy: object envelope errors", "[hyperpod][reader]") {
         "kind, metadata, schedulerConfig, cli, clusterArn, description)");
 }
 
-// ---- Shorthand (§9.3) ----------------------------------------------------------------------------
+// ---- Shorthand (docs/hyperpod.md §9.3) ----------------------------------------------------------------------------
 
 TEST_CASE("Shorthand: the section 9.3 commands", "[hyperpod][reader][shorthand]") {
   const absl::StatusOr<ComputeQuotaPolicy> q = ParseComputeQuotaShorthand(
@@ -745,7 +745,7 @@ TEST_CASE("Shorthand: member errors name the object and the API path", "[hyperpo
         "or digit");
 }
 
-// ---- §7 validation errors: one test each -----------------------------------------------------------
+// ---- docs/hyperpod.md §7 validation errors: one test each -----------------------------------------------------------
 
 TEST_CASE("Policy error: PriorityClass Weight outside 0-100", "[hyperpod][reader][errors]") {
   CHECK(SchedulerError("Weight: 90", "Weight: 101") ==

@@ -1,7 +1,7 @@
 // RenderKueueObjects and RenderKueueConfiguration: HyperPod's objects written in
-// `kueue.x-k8s.io/v1beta1` exactly as hyperpod-mapping.md §2.1–§2.4 show them, read back by
+// `kueue.x-k8s.io/v1beta1` exactly as docs/hyperpod.md §2.1–§2.4 show them, read back by
 // `ReadManifestString` to the same specs; the v1beta1 option of `WriteManifest` for the other
-// kinds; and the Kueue Configuration fragment of §2.8.
+// kinds; and the Kueue Configuration fragment of docs/hyperpod.md §2.8.
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -20,7 +20,7 @@ namespace {
 
 constexpr int64_t kGiB = int64_t{1} << 30;
 
-// The allocation whose ClusterQueue seed S0 shows (hyperpod-mapping.md §3): the
+// The allocation whose ClusterQueue seed S0 shows (docs/hyperpod.md §3): the
 // `describe-compute-quota` output as a ComputeQuota object.
 constexpr std::string_view kSeedQuota = R"(kind: ComputeQuota
 metadata: {name: only-gpu-quota}
@@ -31,8 +31,8 @@ computeQuotaConfig:
 computeQuotaTarget: {TeamName: onlygputeam, FairShareWeight: 10}
 )";
 
-// What HyperPod creates for `kSeedQuota`: §2.1 (plus the name label Kubernetes sets anyway), §2.2,
-// §2.3 field by field, §2.4, then the §2.8 Configuration as a comment.
+// What HyperPod creates for `kSeedQuota`: docs/hyperpod.md §2.1 (plus the name label Kubernetes sets anyway), §2.2,
+// docs/hyperpod.md §2.3 field by field, §2.4, then the §2.8 Configuration as a comment.
 constexpr std::string_view kSeedRendered = R"(apiVersion: v1
 kind: Namespace
 metadata:
@@ -173,7 +173,7 @@ TEST_CASE("RenderKueueObjects: the seed quota renders as HyperPod's v1beta1 obje
   const Translation t = TranslateText(kSeedQuota);
   const std::string text = RenderKueueObjects(t);
 
-  SECTION("the whole output is §2.1-§2.4 and the §2.8 comment") {
+  SECTION("the whole output is docs/hyperpod.md §2.1-§2.4 and the §2.8 comment") {
     // Setup: the S0 allocation. Expect: byte for byte the objects HyperPod created.
     CHECK(text == kSeedRendered);
   }
@@ -242,7 +242,7 @@ TEST_CASE("RenderKueueObjects: the seed quota renders as HyperPod's v1beta1 obje
 TEST_CASE("RenderKueueObjects: sharing strategies, activation and priority classes",
           "[hyperpod][render]") {
   SECTION("DontLend sets a zero lendingLimit on every resource") {
-    // Setup: one whole ml.g5.8xlarge, DontLend. Expect: borrowing and lending limits 0 (§5).
+    // Setup: one whole ml.g5.8xlarge, DontLend. Expect: borrowing and lending limits 0 (docs/hyperpod.md §5).
     const Translation t = TranslateText(R"(kind: ComputeQuota
 metadata: {name: closed}
 computeQuotaConfig:
@@ -262,7 +262,7 @@ computeQuotaTarget: {TeamName: closed}
     CHECK(WriteManifest(back) == WriteManifest(t.objects));
   }
   SECTION("a disabled allocation holds its ClusterQueue and relabels its namespace") {
-    // Setup: ActivationState Disabled. Expect: `stopPolicy: Hold` on the ClusterQueue (§2.3 library
+    // Setup: ActivationState Disabled. Expect: `stopPolicy: Hold` on the ClusterQueue (docs/hyperpod.md §2.3 library
     // rule) and `activate-quota: Disabled` on the namespace.
     const Translation t = TranslateText(R"(kind: ComputeQuota
 metadata: {name: paused}
@@ -280,7 +280,7 @@ activationState: Disabled
     CHECK(Get<ClusterQueueSpec>(back, 2).stop_policy == StopPolicy::kHold);
   }
   SECTION("priority classes become WorkloadPriorityClasses with a top-level value") {
-    // Setup: task ranking with two classes. Expect: `<name>-priority`, `value` = Weight (§2.5).
+    // Setup: task ranking with two classes. Expect: `<name>-priority`, `value` = Weight (docs/hyperpod.md §2.5).
     const Translation t = TranslateText(R"(kind: ClusterSchedulerConfig
 metadata: {name: ranking}
 schedulerConfig:
@@ -302,7 +302,7 @@ computeQuotaTarget: {TeamName: a}
   }
 }
 
-TEST_CASE("RenderKueueConfiguration: the fairSharing fragment of §2.8", "[hyperpod][render]") {
+TEST_CASE("RenderKueueConfiguration: the fairSharing fragment of docs/hyperpod.md §2.8", "[hyperpod][render]") {
   SECTION("FairShare Enabled: fair sharing on with Kueue's default strategies") {
     const Translation t = TranslateText(R"(kind: ClusterSchedulerConfig
 metadata: {name: fair}

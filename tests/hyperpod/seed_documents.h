@@ -1,4 +1,4 @@
-// Policy documents quoted in hyperpod-mapping.md §9, shared by the HyperPod tests.
+// Policy documents quoted in docs/hyperpod.md §9, shared by the HyperPod tests.
 #ifndef QM_TESTS_HYPERPOD_SEED_DOCUMENTS_H_
 #define QM_TESTS_HYPERPOD_SEED_DOCUMENTS_H_
 
@@ -6,7 +6,7 @@
 
 namespace qm::hyperpod::test {
 
-// The S0 `describe-compute-quota` output, verbatim (§9.1).
+// The S0 `describe-compute-quota` output, verbatim (docs/hyperpod.md §9.1).
 constexpr std::string_view kS0Describe = R"({
   "ComputeQuotaArn": "arn:aws:sagemaker:<aws_region>:<account_id>:compute-quota/<compute_quota_id>",
   "ComputeQuotaId": "<compute_quota_id>",
@@ -31,7 +31,7 @@ constexpr std::string_view kS0Describe = R"({
 }
 )";
 
-// The complete DescribeComputeQuota example of §9.1 (every member; wire timestamps).
+// The complete DescribeComputeQuota example of docs/hyperpod.md §9.1 (every member; wire timestamps).
 constexpr std::string_view kCompleteDescribe = R"({
   "ComputeQuotaArn": "arn:aws:sagemaker:us-west-2:111122223333:compute-quota/q1a2b3c4d5e6",
   "ComputeQuotaId": "q1a2b3c4d5e6",

@@ -1,8 +1,8 @@
-// HyperPod policies → Kueue objects (translate.h), checked against hyperpod-mapping.md: the S0
-// ClusterQueue of §2.3 field by field (§10 vector 1), every row of the §4.3 worked-examples table,
-// the §4.1 defaults (§10 vector 4), the §5 lending/borrowing limits, MIG, Trainium, priority
-// classes, activation state, idle resource sharing and the §7 warnings; then the objects are applied
-// to a real Engine (§10 vector 3, the C1 walkthrough).
+// HyperPod policies → Kueue objects (translate.h), checked against docs/hyperpod.md: the S0
+// ClusterQueue of docs/hyperpod.md §2.3 field by field (§10 vector 1), every row of the §4.3 worked-examples table,
+// the docs/hyperpod.md §4.1 defaults (§10 vector 4), the §5 lending/borrowing limits, MIG, Trainium, priority
+// classes, activation state, idle resource sharing and the docs/hyperpod.md §7 warnings; then the objects are applied
+// to a real Engine (docs/hyperpod.md §10 vector 3, the C1 walkthrough).
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -147,7 +147,7 @@ void CheckFlavor(const FlavorQuotasSpec& got, std::string_view flavor, const std
   }
 }
 
-// The five covered resources in HyperPod's order (§2.3).
+// The five covered resources in HyperPod's order (docs/hyperpod.md §2.3).
 const std::vector<std::string> kCovered = {"nvidia.com/gpu", "aws.amazon.com/neurondevice", "cpu", "memory",
                                            "vpc.amazonaws.com/efa"};
 
@@ -176,10 +176,10 @@ std::vector<std::string> Messages(const std::vector<Finding>& findings) {
 }
 
 
-// ---- §10 vector 1: the S0 ClusterQueue --------------------------------------------------------------
+// ---- docs/hyperpod.md §10 vector 1: the S0 ClusterQueue --------------------------------------------------------------
 
 TEST_CASE("Translate: S0 describe output gives exactly the ClusterQueue of section 2.3", "[hyperpod][translate]") {
-  // Setup: the §3 input, read from the S0 describe output. Expect: §2.3 field by field.
+  // Setup: the docs/hyperpod.md §3 input, read from the S0 describe output. Expect: §2.3 field by field.
   const Translation t = MustTranslate(MustRead(kS0Describe, "s0.json"));
   CHECK(Outline(t) == std::vector<std::string>{"Namespace/hyperpod-ns-onlygputeam", "ResourceFlavor/ml.g6.12xlarge",
                                                "ClusterQueue/hyperpod-ns-onlygputeam-clusterqueue",
@@ -216,7 +216,7 @@ TEST_CASE("Translate: S0 describe output gives exactly the ClusterQueue of secti
                {"memory", 192 * kGi, 96 * kGi, std::nullopt},
                {"vpc.amazonaws.com/efa", 1, 0, std::nullopt}});
 
-  // §2.1 Namespace: the two queue labels, activate-quota, and the name label the selector matches.
+  // docs/hyperpod.md §2.1 Namespace: the two queue labels, activate-quota, and the name label the selector matches.
   const NamespaceSpec* ns = Find<NamespaceSpec>(t, "hyperpod-ns-onlygputeam");
   REQUIRE(ns != nullptr);
   CHECK(ns->labels == Labels{{"kubernetes.io/metadata.name", "hyperpod-ns-onlygputeam"},
@@ -224,14 +224,14 @@ TEST_CASE("Translate: S0 describe output gives exactly the ClusterQueue of secti
                              {"sagemaker.amazonaws.com/quota-allocation-id", "onlygputeam"},
                              {"sagemaker.amazonaws.com/sagemaker-managed-queue", "true"}});
 
-  // §2.2 ResourceFlavor: named by the instance type, selecting nodes of that type.
+  // docs/hyperpod.md §2.2 ResourceFlavor: named by the instance type, selecting nodes of that type.
   const ResourceFlavorSpec* rf = Find<ResourceFlavorSpec>(t, "ml.g6.12xlarge");
   REQUIRE(rf != nullptr);
   CHECK(rf->node_labels == Labels{{"node.kubernetes.io/instance-type", "ml.g6.12xlarge"}});
   CHECK(rf->node_taints.empty());
   CHECK(rf->tolerations.empty());
 
-  // §2.4 LocalQueue.
+  // docs/hyperpod.md §2.4 LocalQueue.
   const LocalQueueSpec* lq = Find<LocalQueueSpec>(t, "hyperpod-ns-onlygputeam-localqueue");
   REQUIRE(lq != nullptr);
   CHECK(lq->namespace_ == "hyperpod-ns-onlygputeam");
@@ -250,7 +250,7 @@ TEST_CASE("Translate: object names of section 2", "[hyperpod][translate]") {
   CHECK(IdleClusterQueue(12) == "hyperpod-ns-idle-resource-sharing-cq-12");
 }
 
-// ---- §4.1 defaults and §4.3 worked examples ---------------------------------------------------------
+// ---- docs/hyperpod.md §4.1 defaults and §4.3 worked examples ---------------------------------------------------------
 
 TEST_CASE("EffectiveAmounts: the two documented default examples (section 10 vector 4)", "[hyperpod][translate]") {
   SECTION("2 of 8 GPUs of one ml.p5.48xlarge") {
@@ -516,7 +516,7 @@ TEST_CASE("ScaleAmounts: floor_q per resource (section 5)", "[hyperpod][translat
   }
 }
 
-// ---- §5 lending and borrowing --------------------------------------------------------------------
+// ---- docs/hyperpod.md §5 lending and borrowing --------------------------------------------------------------------
 
 TEST_CASE("Translate: Lend and DontLend limits (section 5)", "[hyperpod][translate]") {
   PolicySet p;
@@ -560,7 +560,7 @@ TEST_CASE("Translate: Lend and DontLend limits (section 5)", "[hyperpod][transla
 
 TEST_CASE("Translate: AbsoluteBorrowLimits replace the percentage for their flavor only", "[hyperpod][translate]") {
   // Setup: g5.8xlarge Count=2 and g5.12xlarge Count=1, BorrowLimit 50, and an absolute limit of 3
-  // accelerators on g5.8xlarge. Expect: g5.8xlarge borrows the §4-derived 3 GPU / 96 vCPU /
+  // accelerators on g5.8xlarge. Expect: g5.8xlarge borrows the docs/hyperpod.md §4-derived 3 GPU / 96 vCPU /
   // 384 GiB / 3 EFA; g5.12xlarge keeps 50 %.
   ResourceSharing sharing = Sharing(SharingStrategy::kLendAndBorrow, 50);
   sharing.absolute_borrow_limits.push_back(Accelerators("ml.g5.8xlarge", 3));
@@ -953,7 +953,7 @@ TEST_CASE("Translate: the largest allowed amounts do not overflow", "[hyperpod][
             "FairShare=Enabled)"});
 }
 
-// ---- §7 warnings -------------------------------------------------------------------------------
+// ---- docs/hyperpod.md §7 warnings -------------------------------------------------------------------------------
 
 TEST_CASE("Lint: S4 option 2 asks for more than the cluster has", "[hyperpod][lint]") {
   // Setup: 2 × ml.g5.12xlarge (8 GPU, 96 vCPU, 384 GiB, 2 EFA); team A 2 GPUs, team B Count=2.
@@ -1135,7 +1135,7 @@ TEST_CASE("Lint: each section 7 warning, with its exact message", "[hyperpod][li
 Engine EngineFor(const Translation& t) {
   EngineConfig config;
   config.fair_sharing = t.fair_sharing;
-  Engine engine(config);
+  Engine engine = Engine::Create(config).value();
   const absl::Status st = engine.Apply(t.objects);
   INFO(st.message());
   REQUIRE(st.ok());
@@ -1209,7 +1209,7 @@ WorkloadSpec Job(std::string team, std::string name, int32_t pods, Time created)
   PodSetSpec ps;
   ps.name = "worker";
   ps.count = pods;
-  // HyperPod CLI defaults for a 4-GPU ml.g5.12xlarge pod: 44 cpu, 164Gi (§10 vector 3).
+  // HyperPod CLI defaults for a 4-GPU ml.g5.12xlarge pod: 44 cpu, 164Gi (docs/hyperpod.md §10 vector 3).
   ps.requests = {{"cpu", 44 * kCpu}, {"memory", 164 * kGi}, {"nvidia.com/gpu", 4}};
   w.pod_sets.push_back(ps);
   return w;

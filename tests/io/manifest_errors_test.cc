@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "qm/core/quantity.h"
 #include "qm/io/manifest.h"
 
 namespace qm {
@@ -292,16 +293,43 @@ TEST_CASE("Manifest error: a negative quota", "[io][manifest][errors]") {
         "not be negative");
 }
 
-TEST_CASE("Manifest error: a quota beyond the int64 range", "[io][manifest][errors]") {
-  CHECK(ErrorOf(kCqCpu + "        nominalQuota: 1e30\n") ==
+// Kueue takes a quota too large for int64 as unlimited (pkg/resources/amount.go AmountFromQuantity);
+// so do we, with a note naming the object and the field.
+TEST_CASE("Manifest: quotas beyond the int64 range are unlimited, with a note", "[io][manifest]") {
+  const absl::StatusOr<Manifest> m = ReadManifestString(
+      kCqCpu + "        nominalQuota: 1e30\n        borrowingLimit: 100Ei\n        lendingLimit: 1E\n",
+      "cluster.yaml");
+  REQUIRE(m.ok());
+  REQUIRE(m->objects.size() == 1);
+  const auto& cq = std::get<ClusterQueueSpec>(m->objects[0].spec);
+  const ResourceQuotaSpec& q = cq.resource_groups[0].flavors[0].resources[0];
+  CHECK(q.nominal_quota == kUnlimited);
+  CHECK(q.borrowing_limit == kUnlimited);
+  CHECK(q.lending_limit == kUnlimited);
+  REQUIRE(m->notes.size() == 3);
+  CHECK(m->notes[0] ==
         "cluster.yaml:12: ClusterQueue/eng: spec.resourceGroups[0].flavors[0].resources[0].nominalQuota: \"1e30\" is "
-        "too large (the largest quota is 9223372036854775806m)");
+        "too large for an int64 count of cpu (millicores); taken as unlimited, as Kueue does");
+  CHECK_THAT(m->notes[1], Catch::StartsWith("cluster.yaml:13: ClusterQueue/eng: "
+                                            "spec.resourceGroups[0].flavors[0].resources[0].borrowingLimit: \"100Ei\""));
+  CHECK_THAT(m->notes[2], Catch::StartsWith("cluster.yaml:14: ClusterQueue/eng: "
+                                            "spec.resourceGroups[0].flavors[0].resources[0].lendingLimit: \"1E\""));
 }
 
-TEST_CASE("Manifest error: a quota of 100Ei cpu overflows", "[io][manifest][errors]") {
-  CHECK_THAT(ErrorOf(kCqCpu + "        nominalQuota: 100Ei\n"),
-             Catch::StartsWith("cluster.yaml:12: ClusterQueue/eng: spec.resourceGroups[0].flavors[0].resources[0]."
-                               "nominalQuota: \"100Ei\" is too large"));
+TEST_CASE("Manifest: the largest cpu quota below Kueue's unlimited threshold stays finite", "[io][manifest]") {
+  // Kueue: a cpu quantity >= MaxInt64/1000 cores is unlimited; one millicore less is not.
+  const absl::StatusOr<Manifest> below =
+      ReadManifestString(kCqCpu + "        nominalQuota: 9223372036854774999m\n", "cluster.yaml");
+  REQUIRE(below.ok());
+  CHECK(std::get<ClusterQueueSpec>(below->objects[0].spec).resource_groups[0].flavors[0].resources[0].nominal_quota ==
+        9223372036854774999);
+  CHECK(below->notes.empty());
+  const absl::StatusOr<Manifest> at =
+      ReadManifestString(kCqCpu + "        nominalQuota: \"9223372036854775\"\n", "cluster.yaml");
+  REQUIRE(at.ok());
+  CHECK(std::get<ClusterQueueSpec>(at->objects[0].spec).resource_groups[0].flavors[0].resources[0].nominal_quota ==
+        kUnlimited);
+  CHECK(at->notes.size() == 1);
 }
 
 TEST_CASE("Manifest error: a bad borrowingLimit", "[io][manifest][errors]") {

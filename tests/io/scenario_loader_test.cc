@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <vector>
 
 #include "qm/io/scenario.h"
 
@@ -118,6 +119,74 @@ TEST_CASE("Scenario error: an unknown preemption strategy", "[io][scenario][erro
   CHECK(ErrorOf("name: t\nconfig:\n  fairSharing:\n    preemptionStrategies: [LessThanFinalShare]\n") ==
         "s.yaml:4: config.fairSharing.preemptionStrategies[0]: \"LessThanFinalShare\" is not one of "
         "LessThanOrEqualToFinalShare, LessThanInitialShare");
+}
+
+TEST_CASE("Scenario error: preemption strategies Kueue does not support", "[io][scenario][errors]") {
+  CHECK(ErrorOf("name: t\nconfig:\n  fairSharing:\n    enable: true\n"
+                "    preemptionStrategies: [LessThanInitialShare, LessThanOrEqualToFinalShare]\n") ==
+        "s.yaml:5: config.fairSharing.preemptionStrategies: [LessThanInitialShare, "
+        "LessThanOrEqualToFinalShare] is not a supported combination; supported: "
+        "[LessThanOrEqualToFinalShare], [LessThanInitialShare], [LessThanOrEqualToFinalShare, "
+        "LessThanInitialShare]");
+  CHECK_THAT(ErrorOf("name: t\nconfig:\n  fairSharing:\n"
+                     "    preemptionStrategies: [LessThanInitialShare, LessThanInitialShare]\n"),
+             Catch::StartsWith("s.yaml:4: config.fairSharing.preemptionStrategies: [LessThanInitialShare, "
+                               "LessThanInitialShare] is not a supported combination"));
+}
+
+TEST_CASE("Scenario: an empty preemption strategy list gets Kueue's default", "[io][scenario]") {
+  const absl::StatusOr<Scenario> s = LoadScenarioString(
+      "name: t\nconfig:\n  fairSharing: {enable: true, preemptionStrategies: []}\n"
+      "expect: {}\n", "s.yaml");
+  INFO(s.status().ToString());
+  REQUIRE(s.ok());
+  CHECK(s->config.fair_sharing.preemption_strategies ==
+        std::vector<FairSharingStrategy>{FairSharingStrategy::kLessThanOrEqualToFinalShare,
+                                         FairSharingStrategy::kLessThanInitialShare});
+}
+
+TEST_CASE("Scenario error: a feature gate whose dependency is disabled", "[io][scenario][errors]") {
+  // FlavorFungibilityPreserveScanProgress is on by default and not in the file: the error points
+  // at `features:`.
+  CHECK(ErrorOf("name: t\nconfig:\n  features:\n    FlavorFungibility: false\n") ==
+        "s.yaml:3: config.features.FlavorFungibilityPreserveScanProgress: enabled, but it depends on "
+        "features that are disabled: [FlavorFungibility]");
+  CHECK(ErrorOf("name: t\nconfig:\n  features:\n    FlavorFungibility: false\n"
+                "    FlavorFungibilityPreserveScanProgress: true\n") ==
+        "s.yaml:5: config.features.FlavorFungibilityPreserveScanProgress: enabled, but it depends on "
+        "features that are disabled: [FlavorFungibility]");
+}
+
+TEST_CASE("Scenario error: a feature gate value the engine does not implement", "[io][scenario][errors]") {
+  CHECK_THAT(ErrorOf("name: t\nconfig:\n  features:\n    PriorityBoost: true\n"),
+             Catch::StartsWith("s.yaml:4: config.features.PriorityBoost: feature gate PriorityBoost=true "
+                               "is not supported: "));
+  CHECK(ErrorOf("name: t\nconfig:\n  features:\n    PriorityBoost: false\n    TopologyAwareScheduling: "
+                "false\n    TASFailedNodeReplacement: false\n    TASFailedNodeReplacementFailFast: false\n"
+                "    TASReplaceNodeOnPodTermination: false\n    TASReplaceNodeOnNodeTaints: false\n"
+                "    TASMultiLayerTopology: false\n    TASHandleOverlappingFlavors: false\n"
+                "    TASProfileMixed: false\n    TASRecomputeAssignmentWithinSchedulingCycle: false\n"
+                "expect: {}\n") == "<no error>");
+}
+
+TEST_CASE("Scenario: an exa-scale cpu quota loads as unlimited, with a note", "[io][scenario]") {
+  std::string yaml = kHead;
+  const std::string quota = "nominalQuota: 4}";
+  yaml.replace(yaml.find(quota), quota.size(), "nominalQuota: 1E}");
+  // The workload's namespace, so that it can be admitted (2 more lines: the quota is on line 15).
+  yaml.insert(yaml.find("objects:\n") + 9, "- kind: Namespace\n  metadata: {name: default}\n");
+  const absl::StatusOr<Scenario> s = LoadScenarioString(
+      yaml + "- schedule: {}\n  expect: {admitted: {w: {clusterQueue: eng, podSets: {main: {cpu: default}}}}}\n",
+      "s.yaml");
+  INFO(s.status().ToString());
+  REQUIRE(s.ok());
+  REQUIRE(s->notes.size() == 1);
+  CHECK(s->notes[0] ==
+        "s.yaml:15: ClusterQueue/eng: spec.resourceGroups[0].flavors[0].resources[0].nominalQuota: \"1E\" is too "
+        "large for an int64 count of cpu (millicores); taken as unlimited, as Kueue does");
+  const ScenarioResult r = RunScenario(*s);
+  for (const std::string& line : r.DiffLines()) INFO(line);
+  CHECK(r.passed());
 }
 
 TEST_CASE("Scenario error: a feature gate value that is not a boolean", "[io][scenario][errors]") {

@@ -1,5 +1,5 @@
 // Field-level validation (qm/model/validate.h): one test per rule, each checking the exact message,
-// which names the object and the field (semantics §1.8, Kueue's webhooks).
+// which names the object and the field (docs/semantics.md §1.8, Kueue's webhooks).
 #include "qm/model/validate.h"
 
 #include <catch2/catch.hpp>

@@ -1,6 +1,8 @@
 // A consumer of the quartermaster package, using only the public API: one flavor, one ClusterQueue
 // with 4 CPUs, one LocalQueue, one workload asking for 2 CPUs. One scheduling cycle must admit it.
 // Built by the package tests (find_package, pkg-config, add_subdirectory); exits non-zero on failure.
+// It uses only the Engine API, so the engine-only consumer (tests/package/engine/, linking just
+// quartermaster::engine) builds it too: keep it to qm/adapter/ and qm/core/ headers.
 #include <cstdio>
 #include <string>
 #include <vector>

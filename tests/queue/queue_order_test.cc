@@ -1,5 +1,5 @@
-// Queueing through qm::Engine (semantics §3): heap order, StrictFIFO vs BestEffortFIFO, what brings
-// parked workloads back, and why a workload waits outside any queue (§3.9, messages of §8).
+// Queueing through qm::Engine (docs/semantics.md §3): heap order, StrictFIFO vs BestEffortFIFO, what brings
+// parked workloads back, and why a workload waits outside any queue (docs/semantics.md §3.9, messages of §8).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -20,9 +20,9 @@ constexpr int64_t kCpu = 1000;
 
 Time At(int64_t seconds) { return Time::FromUnixSeconds(1'700'000'000 + seconds); }
 
-std::vector<std::string> Names(const Engine& e, const std::vector<WorkloadId>& ids) {
+std::vector<std::string> Names(const Engine& e, const std::vector<WorkloadHandle>& ids) {
   std::vector<std::string> out;
-  for (WorkloadId id : ids) out.push_back(e.WorkloadName(id));
+  for (WorkloadHandle id : ids) out.push_back(e.WorkloadName(id));
   return out;
 }
 
@@ -30,8 +30,8 @@ std::vector<std::string> Names(const Engine& e, const std::vector<WorkloadId>& i
 std::vector<std::string> Pending(const Engine& e, const std::string& cq) {
   const auto q = e.GetClusterQueue(cq);
   REQUIRE(q.ok());
-  std::vector<WorkloadId> active;
-  for (WorkloadId id : q->pending)
+  std::vector<WorkloadHandle> active;
+  for (WorkloadHandle id : q->pending)
     if (std::find(q->inadmissible.begin(), q->inadmissible.end(), id) == q->inadmissible.end()) active.push_back(id);
   return Names(e, active);
 }
@@ -128,7 +128,7 @@ TEST_CASE("BestEffortFIFO: an unadmittable head is parked and the next workload 
   CHECK(Inadmissible(e, "eng") == std::vector<std::string>{"a/big"});
 }
 
-TEST_CASE("BestEffortFIFO: what moves parked workloads back (§3.8)", "[queue][besteffort]") {
+TEST_CASE("BestEffortFIFO: what moves parked workloads back (docs/semantics.md §3.8)", "[queue][besteffort]") {
   // Two ClusterQueues of cohort `pool` (team-b has no spare quota to lend: it uses all of it), and
   // a standalone queue `other`.
   Engine e;
@@ -201,7 +201,7 @@ TEST_CASE("Multi-cycle: admit, finish, the next one is admitted", "[queue][cycle
   for (int i = 1; i <= 3; ++i)
     REQUIRE(e.Submit(Workload("a", "job-" + std::to_string(i)).Queue("q").Request("cpu", 2 * kCpu).Created(At(i))).ok());
   CHECK(Admitted(e, e.ScheduleCycle()) == std::vector<std::string>{"a/job-1"});
-  // job-2 is parked, and job-3 with it: same shape and priority (equivalence parking, §3.7).
+  // job-2 is parked, and job-3 with it: same shape and priority (equivalence parking, docs/semantics.md §3.7).
   CHECK(Admitted(e, e.ScheduleCycle()).empty());
   CHECK(Inadmissible(e, "eng") == std::vector<std::string>{"a/job-2", "a/job-3"});
   CHECK(Pending(e, "eng").empty());
@@ -276,8 +276,8 @@ TEST_CASE("A stopped LocalQueue: its workloads leave the ClusterQueue", "[queue]
   CHECK(Admitted(e, e.ScheduleCycle()) == std::vector<std::string>{"a/w"});
 }
 
-// Semantics §8: "CQ inactive / stopped; LQ stopped" → `Suspended`.
-TEST_CASE("A stopped LocalQueue: reason Suspended (§8)", "[queue][stopped]") {
+// docs/semantics.md §8: "CQ inactive / stopped; LQ stopped" → `Suspended`.
+TEST_CASE("A stopped LocalQueue: reason Suspended (docs/semantics.md §8)", "[queue][stopped]") {
   Engine e = OneQueue(ClusterQueue("eng").Flavor("default", {Q("cpu", 4 * kCpu)}));
   LocalQueueSpec stopped = std::get<LocalQueueSpec>(test::LocalQueue("a", "q", "eng"));
   stopped.stop_policy = StopPolicy::kHold;
@@ -313,7 +313,7 @@ TEST_CASE("namespaceSelector mismatch: pending, parked, Misconfigured", "[queue]
     CHECK(w.state == WorkloadState::kPending);
     CHECK(w.reason == "Misconfigured");
     CHECK(w.message == "workload namespace doesn't match ClusterQueue selector");
-    // Parked in both strategies (§3.6: StrictFIFO requeues all but NamespaceMismatch to the heap).
+    // Parked in both strategies (docs/semantics.md §3.6: StrictFIFO requeues all but NamespaceMismatch to the heap).
     CHECK(w.inadmissible);
     CHECK(Inadmissible(e, "eng") == std::vector<std::string>{"a/w"});
     CHECK(e.ScheduleCycle().empty());
@@ -362,8 +362,8 @@ TEST_CASE("A missing ClusterQueue: the workload waits outside any ClusterQueue",
   CHECK(Status(e, "a", "v").cluster_queue.empty());
 }
 
-// Semantics §8: "CQ not found / validation or selector failure; LQ or CQ missing" → `Misconfigured`.
-TEST_CASE("A missing LocalQueue or ClusterQueue: reason Misconfigured (§8)", "[queue][missing]") {
+// docs/semantics.md §8: "CQ not found / validation or selector failure; LQ or CQ missing" → `Misconfigured`.
+TEST_CASE("A missing LocalQueue or ClusterQueue: reason Misconfigured (docs/semantics.md §8)", "[queue][missing]") {
   Engine e = OneQueue(ClusterQueue("eng").Flavor("default", {Q("cpu", 4 * kCpu)}));
   REQUIRE(e.Apply(test::LocalQueue("a", "orphan", "gone")).ok());
   REQUIRE(e.Submit(Workload("a", "no-lq").Queue("nope").Request("cpu", kCpu).Created(At(1))).ok());

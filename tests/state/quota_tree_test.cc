@@ -33,7 +33,7 @@ struct Tree {
 
 TEST_CASE("QuotaTree: the semantics document's worked example (lending and borrowing limits)", "[state][quota]") {
   // Setup: cohort R with CQ A {nominal 10, borrowingLimit 5, lendingLimit 4} and CQ B {nominal 10};
-  // B uses 12. Expect the numbers of §2's worked example.
+  // B uses 12. Expect the numbers of docs/semantics.md §2's worked example.
   Tree tr;
   const NodeIndex r = tr.Add(false, -1, {});
   const NodeIndex a = tr.Add(true, 0, {10, 5, 4});

@@ -1,5 +1,5 @@
 // Incrementally maintained dominant resource shares (QuotaTree::DominantShare / qm::NodeShare) must
-// equal a from-scratch computation of semantics §2 and §6.2 after every admission, release and quota
+// equal a from-scratch computation of docs/semantics.md §2 and §6.2 after every admission, release and quota
 // change, on random cohort trees (fixed seed, so the test is deterministic).
 //
 // The reference below recomputes everything from the ClusterQueues' usage and every node's own quota:

@@ -1,5 +1,5 @@
 // `qm hyperpod render|lint FILE...`: SageMaker HyperPod policies as the Kueue objects HyperPod
-// creates, and their validation errors and warnings (hyperpod-mapping.md §2, §7).
+// creates, and their validation errors and warnings (docs/hyperpod.md §2, §7).
 #include <iostream>
 #include <optional>
 #include <string>

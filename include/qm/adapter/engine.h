@@ -1,19 +1,47 @@
 // The Engine: the one class a host program drives.
 //
 // A host creates the cluster's queueing objects, submits workloads, and calls `ScheduleCycle()`
-// whenever it wants decisions (after every change, on a timer, or in a loop until stable). Each call
+// whenever it wants decisions (after every change, on a timer, or `RunUntilStable()`). Each call
 // that changes objects is validated and all-or-nothing: on error nothing changed. Decisions are
 // deterministic: the same calls in the same order give the same decisions, byte for byte.
 //
-//   qm::Engine engine;
-//   QM_RETURN_IF_ERROR(engine.Apply(objects));          // flavors, queues, cohorts, namespaces
-//   QM_ASSIGN_OR_RETURN(auto id, engine.Submit(spec));  // a pending workload
-//   const qm::CycleResult& r = engine.ScheduleCycle();  // admit / preempt / leave pending
+// Everything a host must act on comes out as one ordered stream of `Event`s (admitted, preempted,
+// evicted, requeued, finished, deactivated, activated, deleted), from every call that can cause
+// one: `Apply`, `Delete`, the cycles, and the host's own `Evict`/`Deactivate`/... The events of the
+// latest call are `LastEvents()`; the event callback receives them when the call has completed,
+// never in the middle of it. A host loop:
 //
-// Eviction is two-phase, as in Kueue: a preempted workload keeps its quota (state kEvicting) until
-// the host reports it stopped with `ConfirmEvicted`; then it returns to its queue.
+//   QM_ASSIGN_OR_RETURN(qm::Engine engine, qm::Engine::Create(config));
+//   QM_RETURN_IF_ERROR(engine.Apply(objects));                 // flavors, queues, cohorts, ...
+//   QM_ASSIGN_OR_RETURN(qm::WorkloadHandle job, engine.Submit(spec));
+//   for (const qm::Event& e : engine.ScheduleCycle().events) {
+//     switch (e.kind) {
+//       case qm::EventKind::kAdmitted:  StartPods(e.workload, e.pod_sets); break;
+//       case qm::EventKind::kPreempted:
+//       case qm::EventKind::kEvicted:   StopPods(e.workload); break;  // then ConfirmEvicted
+//       default: break;
+//     }
+//   }
+//   QM_RETURN_IF_ERROR(engine.ConfirmEvicted(victim));        // its pods have stopped
+//   QM_RETURN_IF_ERROR(engine.Evict(job, "NodeFailures", "node n-17 failed"));  // host's own
 //
-// The engine is not thread-safe; use one per thread or lock around it.
+// Eviction is two-phase, as in Kueue: an evicted workload keeps its quota (state kEvicting) until
+// the host reports it stopped with `ConfirmEvicted`; then it returns to its queue (kRequeued), or
+// stays out of it when it was deactivated (kDeactivated).
+//
+// Workloads are named by a `WorkloadHandle` (slot + generation; a handle of a deleted workload is
+// rejected as stale, never taken for the workload that reuses its slot) or by namespace/name;
+// every workload call takes either.
+//
+// Threads: an Engine owns all of its memory and keeps no thread-local or global state, so it may
+// be created, driven and destroyed on different threads. It is not safe for concurrent use: one
+// call at a time (const queries included: they simulate on the live state and undo).
+//
+// Re-entrancy: calls that change the engine (and `ScheduleCycle`/`RunUntilStable`) made from
+// inside the event callback are rejected with FailedPrecondition and change nothing; the const
+// queries may be called from the callback.
+//
+// Semantics: docs/semantics.md. Snapshots: docs/snapshot-format.md.
 #ifndef QM_ADAPTER_ENGINE_H_
 #define QM_ADAPTER_ENGINE_H_
 
@@ -83,7 +111,12 @@ class EngineState;
 
 class Engine {
  public:
-  explicit Engine(EngineConfig config = {});
+  /// An engine with the default configuration (always valid).
+  Engine();
+  /// An engine with `config`, after validating every field (semantics of the fields:
+  /// qm/model/config.h); the error names the field, e.g.
+  /// `fairSharing.preemptionStrategies: must not be empty`.
+  static absl::StatusOr<Engine> Create(EngineConfig config);
   ~Engine();
   Engine(Engine&&) noexcept;
   Engine& operator=(Engine&&) noexcept;
@@ -99,6 +132,12 @@ class Engine {
   /// change is made. Workloads are submitted as by `Submit` (or updated when they already exist).
   /// Errors name the object and field, e.g.
   /// `ClusterQueue 'eng': spec.resourceGroups[0].flavors[1].resources[0].nominalQuota: must be >= 0`.
+  ///
+  /// Quota updates take effect at once and never evict: a ClusterQueue or Cohort whose quota
+  /// shrinks below what its admitted workloads use stays over it until they finish or are evicted
+  /// (as in Kueue); it admits nothing new that does not fit. Lost capacity (a failed node) is such
+  /// an update. Events: evictions of a HoldAndDrain ClusterQueue or LocalQueue (kEvicted, reasons
+  /// ClusterQueueStopped / LocalQueueStopped), workloads deactivated or activated by `spec.active`.
   absl::Status Apply(std::span<const ObjectSpec> objects);
   absl::Status Apply(const ObjectSpec& object);
   /// `Apply` on behalf of `principal`: every workload of the batch passes the submission gate
@@ -107,35 +146,74 @@ class Engine {
   absl::Status ApplyAs(std::string_view principal, std::span<const ObjectSpec> objects);
 
   /// Removes an object. A ClusterQueue that still holds admitted workloads cannot be deleted
-  /// (FailedPrecondition); deleting a workload releases its quota.
+  /// (FailedPrecondition); deleting a workload releases its quota at once (event kDeleted).
   absl::Status Delete(const ObjectRef& ref);
+  absl::Status Delete(WorkloadHandle workload);
 
   // ---- Workloads -----------------------------------------------------------------------------
 
   /// Submits a new workload. Without `admission` it enters its LocalQueue's ClusterQueue as
   /// pending; with `admission` it is loaded as already holding that quota.
-  absl::StatusOr<WorkloadId> Submit(const WorkloadSpec& spec);
+  absl::StatusOr<WorkloadHandle> Submit(const WorkloadSpec& spec);
   /// `Submit` on behalf of `principal`, who must pass the submission gate; a refused submission
   /// changes nothing. `Submit(spec)` is `SubmitAs("", spec)`.
-  absl::StatusOr<WorkloadId> SubmitAs(std::string_view principal, const WorkloadSpec& spec);
+  absl::StatusOr<WorkloadHandle> SubmitAs(std::string_view principal, const WorkloadSpec& spec);
   /// Replaces the submission gate (e.g. after a policy change added a team).
   void SetSubmissionGate(SubmissionGate gate);
-  /// The workload completed: its quota is released and it leaves every queue.
+
+  /// The workload completed: its quota is released and it leaves every queue (kFinished).
+  absl::Status Finish(WorkloadHandle workload);
   absl::Status Finish(std::string_view namespace_, std::string_view name);
-  /// An evicting workload has stopped: its quota is released and it goes back to its queue.
+  /// An evicted workload has stopped: its quota is released and it goes back to its queue
+  /// (kRequeued), or stays out of every queue when it is inactive (kDeactivated).
+  absl::Status ConfirmEvicted(WorkloadHandle workload);
   absl::Status ConfirmEvicted(std::string_view namespace_, std::string_view name);
-  /// Confirms every evicting workload (what a host whose jobs stop at once would do).
+  /// Confirms every evicting workload (what a host whose jobs stop at once would do); returns how
+  /// many. Events as for `ConfirmEvicted`, in ClusterQueue name then candidate order.
   int ConfirmAllEvicted();
+
+  /// The host evicts a workload that holds quota (node failure, pods-ready timeout, a user's
+  /// cancel): two-phase like a preemption (kEvicted with `reason` and `message` now; the quota is
+  /// held until `ConfirmEvicted`), then back to its queue under Kueue's requeue rules: with reason
+  /// "PodsReadyTimeout" or "AdmissionCheck" it queues by its eviction time, otherwise by its
+  /// creation time (docs/semantics.md §3.3). `reason` must be a non-empty CamelCase word (a
+  /// Kubernetes condition reason); FailedPrecondition when the workload holds no quota or is
+  /// already being evicted.
+  absl::Status Evict(WorkloadHandle workload, std::string_view reason, std::string_view message);
+  absl::Status Evict(std::string_view namespace_, std::string_view name, std::string_view reason,
+                     std::string_view message);
+  /// Sets `spec.active = false`: a pending workload leaves its queue (kDeactivated); one holding
+  /// quota is evicted with reason InactiveWorkload (kEvicted) and becomes inactive once confirmed.
+  absl::Status Deactivate(WorkloadHandle workload);
+  absl::Status Deactivate(std::string_view namespace_, std::string_view name);
+  /// Sets `spec.active = true`: an inactive workload goes back to its queue (kActivated, reason
+  /// Reactivated). A no-op for an active workload.
+  absl::Status Activate(WorkloadHandle workload);
+  absl::Status Activate(std::string_view namespace_, std::string_view name);
+  /// Kueue's `status.reclaimablePods`: `count` pods of pod set `pod_set` have finished and give
+  /// their quota back while the rest run. Only for a workload holding quota; `count` may only grow
+  /// (as Kueue's validation requires) and is at most the pod set's admitted count. The released
+  /// quota is available to the next cycle.
+  absl::Status SetReclaimablePods(WorkloadHandle workload, std::string_view pod_set, int32_t count);
+  absl::Status SetReclaimablePods(std::string_view namespace_, std::string_view name,
+                                  std::string_view pod_set, int32_t count);
 
   // ---- Scheduling ----------------------------------------------------------------------------
 
-  /// Runs one scheduling cycle (semantics §4) and returns its decisions. The result is owned by the
-  /// engine and valid until the next call to `ScheduleCycle` or `RunUntilStable`.
+  /// Runs one scheduling cycle (docs/semantics.md §4) and returns its decisions and events. The
+  /// result is owned by the engine and valid until the next call that changes the engine.
   const CycleResult& ScheduleCycle();
-  /// Runs cycles until one admits and preempts nothing, at most `max_cycles`; returns how many ran.
+  /// Runs cycles until one changes nothing (`CycleResult::settled`: it admits nothing, evicts
+  /// nothing and parks no workload as inadmissible), at most `max_cycles`; returns how many ran.
+  /// The events of all of them are `LastEvents()`. 0 when refused (from inside the callback).
   int RunUntilStable(int max_cycles = 10000);
-  /// Called with every decision as it is made (in addition to the returned result).
-  void SetDecisionCallback(std::function<void(const Decision&)> callback);
+
+  /// The events of the latest call that changed the engine, in order; valid until the next such
+  /// call. Empty after a call that failed.
+  std::span<const Event> LastEvents() const;
+  /// Called once after every call that produced events, with those events (never mid-call).
+  using EventCallback = std::function<void(std::span<const Event>)>;
+  void SetEventCallback(EventCallback callback);
 
   // ---- Clock ---------------------------------------------------------------------------------
 
@@ -144,39 +222,62 @@ class Engine {
   /// Moves the manual clock (FailedPrecondition when a clock was injected).
   absl::Status SetNow(Time now);
 
-  // ---- Queries (no side effects) -------------------------------------------------------------
+  // ---- Snapshots -----------------------------------------------------------------------------
 
-  WorkloadId FindWorkload(std::string_view namespace_, std::string_view name) const;
-  absl::StatusOr<WorkloadStatus> GetWorkload(std::string_view namespace_,
-                                             std::string_view name) const;
-  WorkloadStatus GetWorkload(WorkloadId id) const;
-  /// "namespace/name" of a workload id.
-  std::string WorkloadName(WorkloadId id) const;
+  /// The whole engine state (objects, workloads, queues, counters, configuration less the host's
+  /// functions) in the versioned format of docs/snapshot-format.md.
+  absl::StatusOr<std::string> Save() const;
+  /// Rebuilds an engine from `Save()`'s bytes. The clock and submission gate are the host's
+  /// functions and are not saved: pass them in `host` (its other fields are ignored). A truncated,
+  /// corrupted or newer-version snapshot is an error.
+  static absl::StatusOr<Engine> Restore(std::string_view snapshot, const EngineConfig& host = {});
+
+  // ---- Queries: const, leave no trace, answer what the next cycle would decide ---------------
+
+  WorkloadHandle FindWorkload(std::string_view namespace_, std::string_view name) const;
+  absl::StatusOr<WorkloadStatus> GetWorkload(std::string_view namespace_, std::string_view name) const;
+  /// NotFound for a stale (deleted) or unknown handle.
+  absl::StatusOr<WorkloadStatus> GetWorkload(WorkloadHandle workload) const;
+  /// "namespace/name" of a workload; empty for a stale or unknown handle.
+  std::string WorkloadName(WorkloadHandle workload) const;
   /// Every workload the engine knows, sorted by namespace then name.
-  std::vector<WorkloadId> Workloads() const;
+  std::vector<WorkloadHandle> Workloads() const;
 
   absl::StatusOr<ClusterQueueStatus> GetClusterQueue(std::string_view name) const;
   std::string ClusterQueueName(ClusterQueueId id) const;
+  /// Names of the interned ids events carry.
+  std::string ResourceName(ResourceId id) const;
+  std::string FlavorName(FlavorId id) const;
   /// Every ClusterQueue name, sorted.
   std::vector<std::string> ClusterQueues() const;
   absl::StatusOr<CohortStatus> GetCohort(std::string_view name) const;
   /// Every cohort name (explicit and implicit), sorted.
   std::vector<std::string> Cohorts() const;
 
-  /// The flavors the assigner would choose now for a pending workload in `cluster_queue` (its own
-  /// ClusterQueue when empty), with every flavor it examined.
+  /// The flavors the next cycle's assigner would choose for a pending workload in `cluster_queue`
+  /// (its own ClusterQueue when empty), resuming the flavor scan where the last cycle left it, with
+  /// every flavor it examined. Under partial admission, the counts it would admit.
   absl::StatusOr<Assignment> AssignFlavors(std::string_view namespace_, std::string_view name,
-                                           std::string_view cluster_queue = {});
+                                           std::string_view cluster_queue = {}) const;
+  absl::StatusOr<Assignment> AssignFlavors(WorkloadHandle workload,
+                                           std::string_view cluster_queue = {}) const;
   /// The workloads that would have to be preempted to admit a pending workload with the given
   /// flavors (mode kPreempt marks the (flavor, resource) pairs that need room). Empty when
   /// preemption cannot make room.
   absl::StatusOr<std::vector<Preemption>> PreemptionTargets(
       std::string_view namespace_, std::string_view name, std::string_view cluster_queue,
-      std::span<const RequestedFlavor> assignment);
-  /// Why a workload is where it is.
-  absl::StatusOr<WorkloadExplanation> Explain(std::string_view namespace_, std::string_view name);
+      std::span<const RequestedFlavor> assignment) const;
+  absl::StatusOr<std::vector<Preemption>> PreemptionTargets(
+      WorkloadHandle workload, std::string_view cluster_queue,
+      std::span<const RequestedFlavor> assignment) const;
+  /// Why a workload is where it is; for a pending one, what the next cycle would do with it.
+  absl::StatusOr<WorkloadExplanation> Explain(std::string_view namespace_, std::string_view name) const;
+  absl::StatusOr<WorkloadExplanation> Explain(WorkloadHandle workload) const;
 
  private:
+  explicit Engine(std::unique_ptr<internal::EngineState> state);
+  template <class F>
+  auto Call(const char* what, F&& work) -> decltype(work());
   std::unique_ptr<internal::EngineState> state_;
 };
 

@@ -50,6 +50,27 @@ using WorkloadId = Id<struct WorkloadTag>;
 /// A LocalQueue name as workloads spell it (interned whether or not such a queue exists).
 using QueueNameId = Id<struct QueueNameTag>;
 
+/// A workload as a host names it: its slot plus the slot's generation. A deleted workload's slot is
+/// reused by later workloads with a new generation, so a handle kept after `Engine::Delete` is
+/// rejected as stale instead of naming another workload. The default handle is invalid.
+struct WorkloadHandle {
+  uint32_t index = WorkloadId::kInvalidValue;
+  uint32_t generation = 0;
+
+  constexpr bool valid() const { return index != WorkloadId::kInvalidValue; }
+  constexpr auto operator<=>(const WorkloadHandle&) const = default;
+  /// One 64-bit number (generation in the high half), for hosts that store ids as integers.
+  constexpr uint64_t Pack() const { return uint64_t{generation} << 32 | index; }
+  static constexpr WorkloadHandle Unpack(uint64_t v) {
+    return WorkloadHandle{static_cast<uint32_t>(v), static_cast<uint32_t>(v >> 32)};
+  }
+
+  template <typename H>
+  friend H AbslHashValue(H h, WorkloadHandle w) {
+    return H::combine(std::move(h), w.index, w.generation);
+  }
+};
+
 /// Hands out ids for names: the first new name gets 0, the next 1, and so on. Lookups are hash-based;
 /// iteration is by id, never by hash order.
 template <class IdT>

@@ -3,7 +3,7 @@
 // Parsing is exact: the value is computed with a small arbitrary-precision integer, then rounded up
 // (away from zero) to the amount's unit, as Kubernetes' `Quantity.ScaledValue` does. Nothing here
 // uses floating point, so "0.1" cpu is exactly 100 millicores and "1e-30" memory is exactly 1 byte.
-// Formatting follows Kubernetes' canonical `Quantity.String()` (semantics §1.1): CPU as a milli
+// Formatting follows Kubernetes' canonical `Quantity.String()` (docs/semantics.md §1.1): CPU as a milli
 // quantity in decimal SI, memory-like resources in binary SI when |value| ≥ 1024 (else decimal SI),
 // everything else in decimal SI.
 #ifndef QM_CORE_QUANTITY_TEXT_H_
@@ -260,7 +260,7 @@ inline std::string FormatQuantityForManifest(std::string_view resource, int64_t 
   return quantity_internal::FormatDecimalSI(amount, 0);
 }
 
-/// An amount for messages (semantics §1.1 rendering).
+/// An amount for messages (docs/semantics.md §1.1 rendering).
 inline std::string FormatAmount(std::string_view resource, int64_t amount) {
   return FormatQuantityForManifest(resource, amount);
 }

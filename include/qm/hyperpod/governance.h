@@ -1,4 +1,4 @@
-// Submission rules of a HyperPod-governed cluster (hyperpod-mapping.md §2.9, §8): the admission
+// Submission rules of a HyperPod-governed cluster (docs/hyperpod.md §2.9, §8): the admission
 // policy HyperPod installs (queue-name label required, priority class must be defined) and the
 // access rule (a principal submits only for its teams). Both are given to the Engine as its
 // submission gate, so every `Submit`/`SubmitAs`/`Apply`/`ApplyAs` passes them:
@@ -50,7 +50,7 @@ struct Governance {
   const Team* FindNamespace(std::string_view namespace_) const;
 };
 
-/// HyperPod's admission policy for a workload (§2.9). In a governed namespace: the queue must be
+/// HyperPod's admission policy for a workload (docs/hyperpod.md §2.9). In a governed namespace: the queue must be
 /// named (label `kueue.x-k8s.io/queue-name`, or `spec.queueName` as a Workload created from such
 /// a job carries it), else InvalidArgument with HyperPod's message; a priority class (label
 /// `kueue.x-k8s.io/priority-class` or a WorkloadPriorityClass in `spec.priorityClassName`) must be
@@ -58,7 +58,7 @@ struct Governance {
 /// the lowest priority (0). Workloads in other namespaces pass.
 absl::Status CheckSubmission(const Governance& governance, const WorkloadSpec& workload);
 
-/// Who may submit for which team (§8): the members of each team's access binding (group
+/// Who may submit for which team (docs/hyperpod.md §8): the members of each team's access binding (group
 /// `hyperpod-ns-<team>-namespace-level-group`, or an EKS access entry scoped to the namespace),
 /// and the cluster administrators.
 struct AccessTable {
@@ -77,19 +77,19 @@ std::string EffectivePrincipal(std::string_view principal);
 std::vector<std::string> TeamsOf(const AccessTable& access, std::string_view principal);
 bool IsAdmin(const AccessTable& access, std::string_view principal);
 
-/// The namespace part of §8 `may_submit` (what Kubernetes RBAC decides before any admission
+/// The namespace part of docs/hyperpod.md §8 `may_submit` (what Kubernetes RBAC decides before any admission
 /// policy runs): an administrator, or a member of team T submitting into `hyperpod-ns-T`.
 /// PermissionDenied naming the principal, the namespace and the principal's teams otherwise.
 absl::Status CheckNamespaceAccess(const AccessTable& access, const Governance& governance,
                                   std::string_view principal, const WorkloadSpec& workload);
 
-/// §8 `may_submit`: an administrator, or a member of team T submitting into `hyperpod-ns-T` to
+/// docs/hyperpod.md §8 `may_submit`: an administrator, or a member of team T submitting into `hyperpod-ns-T` to
 /// `hyperpod-ns-T-localqueue` with no class or a defined one. PermissionDenied naming the
 /// principal, the workload and the teams it may use otherwise.
 absl::Status CheckAccess(const AccessTable& access, const Governance& governance,
                          std::string_view principal, const WorkloadSpec& workload);
 
-/// §8 `may_read_queue`: administrators read every ClusterQueue, members their teams' ones.
+/// docs/hyperpod.md §8 `may_read_queue`: administrators read every ClusterQueue, members their teams' ones.
 bool MayReadClusterQueue(const AccessTable& access, const Governance& governance,
                          std::string_view principal, std::string_view cluster_queue);
 

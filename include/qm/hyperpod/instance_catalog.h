@@ -1,6 +1,6 @@
 // The SageMaker HyperPod instance catalogue (compiled in from `shared/data/instance-types.csv`):
 // per `ml.*` instance type, the accelerators, vCPUs, memory and EFA interfaces that quota defaults
-// and `Count` expansion use (hyperpod-mapping.md §4). Nominal figures, not node-allocatable ones.
+// and `Count` expansion use (docs/hyperpod.md §4). Nominal figures, not node-allocatable ones.
 //
 //   const qm::hyperpod::InstanceType* t = qm::hyperpod::FindInstanceType("ml.g5.8xlarge");
 //   // t->accelerators == 1, t->vcpu == 32, t->memory_mib == 131072, t->efa == 1

@@ -1,8 +1,8 @@
-// SageMaker HyperPod task-governance policies as the AWS API defines them (hyperpod-mapping.md §1):
+// SageMaker HyperPod task-governance policies as the AWS API defines them (docs/hyperpod.md §1):
 // the cluster policy (`ClusterSchedulerConfig` / `SchedulerConfig`), one compute allocation per team
 // (`ComputeQuota`), and, ours, the cluster's node inventory (`HyperPodCluster`). Members keep the
 // API's names and keep what was *declared*: defaults and derived values are computed by
-// `translate.h`, never written back here (§4.2 rule 8).
+// `translate.h`, never written back here (docs/hyperpod.md §4.2 rule 8).
 #ifndef QM_HYPERPOD_POLICY_H_
 #define QM_HYPERPOD_POLICY_H_
 

@@ -1,4 +1,4 @@
-// Reading HyperPod policies in every shape an administrator has them (hyperpod-mapping.md §9):
+// Reading HyperPod policies in every shape an administrator has them (docs/hyperpod.md §9):
 //
 // * JSON of the AWS API: `DescribeComputeQuota` output, `ListComputeQuotas` output,
 //   `CreateComputeQuota` request bodies, `DescribeClusterSchedulerConfig` output and

@@ -1,6 +1,6 @@
-// Presenting a HyperPod translation (hyperpod-mapping.md §2, §7): the Kueue objects exactly as
+// Presenting a HyperPod translation (docs/hyperpod.md §2, §7): the Kueue objects exactly as
 // HyperPod creates them, in `kueue.x-k8s.io/v1beta1` for `kubectl apply -f`; the fragment of
-// Kueue's Configuration that the cluster policy sets (§2.8); and the report of `qm hyperpod lint`.
+// Kueue's Configuration that the cluster policy sets (docs/hyperpod.md §2.8); and the report of `qm hyperpod lint`.
 //
 //   QM_ASSIGN_OR_RETURN(qm::hyperpod::Translation t, qm::hyperpod::Translate(policies));
 //   std::cout << qm::hyperpod::RenderKueueObjects(t);  // | kubectl apply -f -
@@ -21,7 +21,7 @@
 
 namespace qm::hyperpod {
 
-/// Where HyperPod keeps Kueue's Configuration (§2, "Kueue config"): ConfigMap
+/// Where HyperPod keeps Kueue's Configuration (docs/hyperpod.md §2, "Kueue config"): ConfigMap
 /// `kueue-system/kueue-manager-config`, under the key Kueue's own manifests use.
 inline constexpr std::string_view kKueueConfigNamespace = "kueue-system";
 inline constexpr std::string_view kKueueConfigMap = "kueue-manager-config";
@@ -39,11 +39,11 @@ struct RenderOptions {
 /// The translation's objects, in its apply order, as HyperPod creates them: `v1` Namespaces and
 /// `kueue.x-k8s.io/v1beta1` Kueue objects (ClusterQueue `spec.cohort`, keys as
 /// `kubectl get -o yaml` prints them, LocalQueue `stopPolicy: None`, ClusterQueue
-/// `fairSharing.weight` always written; see §2.3 and §2.4), followed in YAML by the Configuration
+/// `fairSharing.weight` always written; see docs/hyperpod.md §2.3 and §2.4), followed in YAML by the Configuration
 /// comment block. `ReadManifestString` reads the result back to the same specs.
 std::string RenderKueueObjects(const Translation& translation, const RenderOptions& options = {});
 
-/// The `fairSharing` member of Kueue's `Configuration` (§2.8) as plain YAML (or a JSON object), to
+/// The `fairSharing` member of Kueue's `Configuration` (docs/hyperpod.md §2.8) as plain YAML (or a JSON object), to
 /// merge into the Configuration in ConfigMap kueue-system/kueue-manager-config:
 ///
 ///   fairSharing:
@@ -58,11 +58,11 @@ std::string RenderKueueConfiguration(const FairSharingConfig& fair_sharing,
 
 /// What `qm hyperpod lint` found in a set of policy files.
 struct LintReport {
-  /// §7 errors, in input order, each naming file:line, object and member: reading errors, then a
+  /// docs/hyperpod.md §7 errors, in input order, each naming file:line, object and member: reading errors, then a
   /// conflict between files (two cluster policies or inventories), then `Validate`'s cross-object
   /// error, or that the files hold no policy at all.
   std::vector<std::string> errors;
-  /// §7 warnings (`Lint`) of the merged set; only computed when there are no errors, because
+  /// docs/hyperpod.md §7 warnings (`Lint`) of the merged set; only computed when there are no errors, because
   /// capacity sums over an invalid set would mislead.
   std::vector<Finding> warnings;
 

@@ -1,4 +1,4 @@
-// From HyperPod policies to the Kueue objects HyperPod creates (hyperpod-mapping.md §2–§6), the
+// From HyperPod policies to the Kueue objects HyperPod creates (docs/hyperpod.md §2–§6), the
 // Kueue Configuration's fair sharing, and the section-7 warnings. Rules the mapping marks
 // [INFERRED] follow its "library rule"; docs/hyperpod.md lists them.
 //
@@ -22,7 +22,7 @@
 
 namespace qm::hyperpod {
 
-// ---- Names (§2) --------------------------------------------------------------------------------
+// ---- Names (docs/hyperpod.md §2) --------------------------------------------------------------------------------
 
 inline constexpr std::string_view kCohort = "shared-pool";
 inline constexpr std::string_view kGpuResource = "nvidia.com/gpu";
@@ -45,9 +45,9 @@ std::string PriorityClassName(std::string_view priority_class);
 /// `hyperpod-ns-idle-resource-sharing-cq-<n>`, n from 1.
 std::string IdleClusterQueue(int n);
 
-// ---- Quota amounts (§4, §5) ----------------------------------------------------------------------
+// ---- Quota amounts (docs/hyperpod.md §4, §5) ----------------------------------------------------------------------
 
-/// How a quota entry's EFA interfaces are derived (§4.2 rule 3; both are [INFERRED]).
+/// How a quota entry's EFA interfaces are derived (docs/hyperpod.md §4.2 rule 3; both are [INFERRED]).
 enum class EfaRule {
   kWholeInstance,  ///< ⌈r⌉·E: every instance the allocation touches brings all its EFA (default)
   kProportional,   ///< ⌈r·E⌉
@@ -74,12 +74,12 @@ struct FlavorAmounts {
 
 /// The effective amounts of one `ComputeQuotaResources` (or `AbsoluteBorrowLimits`) entry: `Count`
 /// expansion, or the documented defaults for the members not given, with cpu rounded down to
-/// millicores and memory to whole GiB when integral, else down to MiB (§4.2). The entry must have
+/// millicores and memory to whole GiB when integral, else down to MiB (docs/hyperpod.md §4.2). The entry must have
 /// passed the reader's validation (a catalogued type).
 FlavorAmounts EffectiveAmounts(const QuotaResource& entry, const TranslateOptions& options = {});
 
 /// `amounts × percent / 100` per resource: counts rounded down, cpu down to millicores, memory to
-/// GiB when integral else down to MiB (§5 `floor_q`).
+/// GiB when integral else down to MiB (docs/hyperpod.md §5 `floor_q`).
 FlavorAmounts ScaleAmounts(const FlavorAmounts& amounts, int64_t percent);
 
 // ---- Translation ---------------------------------------------------------------------------------
@@ -91,13 +91,13 @@ struct Translation {
   std::vector<ObjectSpec> objects;
   /// `sources[i]` is the "file:line" of the policy `objects[i]` came from.
   std::vector<std::string> sources;
-  /// Kueue `Configuration.fairSharing` (§2.8).
+  /// Kueue `Configuration.fairSharing` (docs/hyperpod.md §2.8).
   FairSharingConfig fair_sharing;
   /// The defined WorkloadPriorityClass names (`<name>-priority`), in policy order.
   std::vector<std::string> priority_classes;
 };
 
-/// Cross-object rules (§7): one allocation per team, allocation names unique; and, for policy sets
+/// Cross-object rules (docs/hyperpod.md §7): one allocation per team, allocation names unique; and, for policy sets
 /// built in code rather than read, every instance type catalogued, allowed in quotas and listed once
 /// per quota (InvalidArgument naming the member path).
 absl::Status Validate(const PolicySet& policies);
@@ -106,7 +106,7 @@ absl::Status Validate(const PolicySet& policies);
 /// classes, FairShare=Enabled, IdleResourceSharing=Disabled).
 absl::StatusOr<Translation> Translate(const PolicySet& policies, const TranslateOptions& options = {});
 
-// ---- Warnings (§7) -------------------------------------------------------------------------------
+// ---- Warnings (docs/hyperpod.md §7) -------------------------------------------------------------------------------
 
 /// One warning: where it comes from and what it says.
 struct Finding {

@@ -30,8 +30,8 @@ struct ManifestWriteOptions {
   /// YAML: a multi-document stream. JSON: one `v1` `List` object holding the objects as `items`
   /// (what `kubectl apply -f` takes as a single JSON document).
   OutputFormat format = OutputFormat::kYaml;
-  /// Also write the defaulted fields that HyperPod's objects carry (hyperpod-mapping.md §2.3,
-  /// §2.4): `spec.fairSharing.weight` of every ClusterQueue and Cohort and `spec.stopPolicy` of
+  /// Also write the defaulted fields that HyperPod's objects carry (docs/hyperpod.md §2.3,
+  /// docs/hyperpod.md §2.4): `spec.fairSharing.weight` of every ClusterQueue and Cohort and `spec.stopPolicy` of
   /// every LocalQueue. A ClusterQueue's `stopPolicy: None` stays implicit, as on HyperPod's.
   bool explicit_defaults = false;
 };

@@ -39,7 +39,7 @@ struct ScenarioConfig {
   /// HyperPod policies (HyperPod's Kueue words its messages the older way).
   std::optional<MessageStyle> message_style;
   /// `access:` (ours) the HyperPod access table `submit` steps are checked against
-  /// (hyperpod-mapping.md §8): `{members: {principal: [team, ...]}, admins: [principal, ...]}`.
+  /// (docs/hyperpod.md §8): `{members: {principal: [team, ...]}, admins: [principal, ...]}`.
   std::optional<hyperpod::AccessTable> access;
 };
 
@@ -252,6 +252,9 @@ absl::StatusOr<Engine> MakeScenarioEngine(const Scenario& scenario);
 
 /// Runs the steps of `scenario` on `engine` (from `MakeScenarioEngine`) and compares expectations.
 ScenarioResult RunScenarioSteps(const Scenario& scenario, Engine& engine);
+/// Runs step `index` alone (what `RunScenarioSteps` does for each step): fills `r` and returns the
+/// step's error, if any (then the later steps should not run).
+absl::Status RunScenarioStep(const Scenario& scenario, size_t index, Engine& engine, StepResult* r);
 
 /// `MakeScenarioEngine` + `RunScenarioSteps`.
 ScenarioResult RunScenario(const Scenario& scenario);

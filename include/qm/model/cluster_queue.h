@@ -1,4 +1,4 @@
-// ClusterQueue and Cohort specs (semantics §1.3, §1.4) with Kueue's defaults.
+// ClusterQueue and Cohort specs (docs/semantics.md §1.3, §1.4) with Kueue's defaults.
 #ifndef QM_MODEL_CLUSTER_QUEUE_H_
 #define QM_MODEL_CLUSTER_QUEUE_H_
 

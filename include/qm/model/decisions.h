@@ -4,11 +4,14 @@
 #define QM_MODEL_DECISIONS_H_
 
 #include <cstdint>
+#include <utility>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "absl/status/status.h"
+#include "boost/container/small_vector.hpp"
 #include "qm/core/ids.h"
 #include "qm/core/time.h"
 #include "qm/model/workload.h"
@@ -33,7 +36,7 @@ struct ResourceAssignment {
   std::string resource;
   std::string flavor;  ///< empty when no flavor was kept (mode kNoFit)
   AssignmentMode mode = AssignmentMode::kNoFit;
-  /// 0 = within nominal; otherwise the height of the lowest cohort subtree that absorbs it (§2).
+  /// 0 = within nominal; otherwise the height of the lowest cohort subtree that absorbs it (docs/semantics.md §2).
   int borrow_level = 0;
 };
 
@@ -92,36 +95,108 @@ const char* WorkloadStateName(WorkloadState s);
 
 /// A preemption the engine decided: `victim` must stop so `preemptor` can be admitted.
 struct Preemption {
-  WorkloadId victim;
-  WorkloadId preemptor;
+  WorkloadHandle victim;
+  WorkloadHandle preemptor;
   PreemptionReason reason = PreemptionReason::kInClusterQueue;
   std::string message;  ///< Kueue's `Preempted` condition message
 };
 
-/// One decision of a scheduling cycle.
+/// One verdict of a scheduling cycle on one head (or preemption victim): the cycle's own log, for
+/// diagnostics and tests. What a host must act on is the `Event` stream.
 struct Decision {
   enum class Kind { kAdmitted, kPreempted, kPending };
   Kind kind = Kind::kPending;
-  WorkloadId workload;
+  WorkloadHandle workload;
   ClusterQueueId cluster_queue;
   /// kPreempted: who preempted it and why.
-  WorkloadId preemptor;
+  WorkloadHandle preemptor;
   PreemptionReason preemption_reason = PreemptionReason::kInClusterQueue;
+};
+
+/// Kueue's reasons for the `Evicted` condition (and the `Requeued=False` that follows it).
+namespace eviction_reason {
+inline constexpr const char* kPreempted = "Preempted";
+inline constexpr const char* kPodsReadyTimeout = "PodsReadyTimeout";
+inline constexpr const char* kAdmissionCheck = "AdmissionCheck";
+inline constexpr const char* kClusterQueueStopped = "ClusterQueueStopped";
+inline constexpr const char* kLocalQueueStopped = "LocalQueueStopped";
+inline constexpr const char* kDeactivated = "InactiveWorkload";
+}  // namespace eviction_reason
+
+/// What happened to a workload that its host must act on. Events come from every call that can
+/// cause one, in the order they happened, numbered by `sequence` (strictly increasing over the
+/// engine's life, snapshots included).
+enum class EventKind : uint8_t {
+  /// Quota reserved: start the pods on `pod_sets`' flavors.
+  kAdmitted,
+  /// Eviction issued to make room for `preemptor` (Kueue reason "Preempted"): stop the pods, then
+  /// call `Engine::ConfirmEvicted`. The workload keeps its quota until then.
+  kPreempted,
+  /// Eviction issued for another reason (`reason`: ClusterQueueStopped, LocalQueueStopped,
+  /// InactiveWorkload, or what the host gave `Engine::Evict`): stop the pods, then confirm.
+  kEvicted,
+  /// An evicted workload stopped and is pending in its queue again.
+  kRequeued,
+  /// The workload finished; its quota is released.
+  kFinished,
+  /// The workload is inactive (spec.active false): it holds no quota and is not scheduled.
+  kDeactivated,
+  /// An inactive workload was activated and is pending again (Kueue reason "Reactivated").
+  kActivated,
+  /// The workload was deleted; any quota it held is released at once. Its handle is now stale.
+  kDeleted,
+};
+const char* EventKindName(EventKind k);
+
+/// One pod set of an admission: how many pods, and the flavor of each resource.
+struct AdmittedPodSet {
+  uint32_t index = 0;  ///< position in the workload's spec.podSets
+  int32_t count = 0;   ///< may be below the spec's count under partial admission
+  /// (resource, flavor), sorted by resource id; names via `Engine::ResourceName/FlavorName`.
+  boost::container::small_vector<std::pair<ResourceId, FlavorId>, 4> flavors;
+};
+
+struct Event {
+  uint64_t sequence = 0;
+  EventKind kind = EventKind::kAdmitted;
+  WorkloadHandle workload;
+  /// The ClusterQueue that admitted it, evicts it, or (requeued/activated) queues it; invalid when
+  /// it has none.
+  ClusterQueueId cluster_queue;
+  Time time;
+  /// kAdmitted: the assignment. No allocation for up to one pod set of four resources.
+  boost::container::small_vector<AdmittedPodSet, 1> pod_sets;
+  /// kPreempted / kEvicted / kRequeued / kDeactivated / kActivated: Kueue's condition reason
+  /// (`eviction_reason::`, "Reactivated", or the host's own). Never null.
+  const char* reason = "";
+  /// kPreempted: why, and who preempted it.
+  PreemptionReason preemption_reason = PreemptionReason::kInClusterQueue;
+  WorkloadHandle preemptor;
+  /// Kueue's condition message (empty for kAdmitted: see `Engine::GetWorkload`).
+  std::string message;
 };
 
 /// Everything one `ScheduleCycle()` decided, in the order it was decided.
 struct CycleResult {
   uint64_t cycle = 0;  ///< 1 for the first cycle
   std::vector<Decision> decisions;
+  /// What the host must act on: the admissions and preemptions of this cycle, in order.
+  std::vector<Event> events;
   int64_t admitted = 0;
   int64_t preempted = 0;
   int64_t pending = 0;  ///< heads that were considered and not admitted
+  /// Workloads this cycle moved to the inadmissible set (heads, and their equivalence class).
+  int64_t parked = 0;
+  /// Set when the call was refused (e.g. made from inside the event callback): nothing ran.
+  absl::Status status;
   bool empty() const { return decisions.empty(); }
+  /// Nothing changed: no admission, no eviction, nothing parked. `RunUntilStable` stops here.
+  bool settled() const { return admitted == 0 && preempted == 0 && parked == 0; }
 };
 
 /// A read-only view of one workload.
 struct WorkloadStatus {
-  WorkloadId id;
+  WorkloadHandle id;
   std::string namespace_;
   std::string name;
   WorkloadState state = WorkloadState::kPending;
@@ -135,7 +210,7 @@ struct WorkloadStatus {
   std::optional<Time> quota_reserved_time;
   /// Pending only: parked until something changes (Kueue's inadmissible set).
   bool inadmissible = false;
-  /// Kueue condition reason of the latest status (e.g. "Pending", "NoFit"... see §8), and message.
+  /// Kueue condition reason of the latest status (e.g. "Pending", "NoFit"... see docs/semantics.md §8), and message.
   std::string reason;
   std::string message;
   /// Set once the workload has been preempted.
@@ -162,9 +237,9 @@ struct ClusterQueueStatus {
   /// Every (flavor, resource) the queue declares, in declaration order.
   std::vector<FlavorResourceUsage> usage;
   /// Pending workloads: the active queue in consideration order, then the parked ones.
-  std::vector<WorkloadId> pending;
-  std::vector<WorkloadId> inadmissible;
-  std::vector<WorkloadId> admitted;  ///< holding quota, including evicting ones; by name
+  std::vector<WorkloadHandle> pending;
+  std::vector<WorkloadHandle> inadmissible;
+  std::vector<WorkloadHandle> admitted;  ///< holding quota, including evicting ones; by name
   /// Kueue `status.fairSharing.weightedShare` (ceil of the weighted dominant resource share;
   /// INT64_MAX for a zero-weight borrower).
   int64_t weighted_share = 0;
@@ -203,6 +278,20 @@ inline const char* PreemptionReasonName(PreemptionReason r) {
     case PreemptionReason::kInCohortReclaimWhileBorrowing: return "InCohortReclaimWhileBorrowing";
   }
   return "InClusterQueue";
+}
+
+inline const char* EventKindName(EventKind k) {
+  switch (k) {
+    case EventKind::kAdmitted: return "Admitted";
+    case EventKind::kPreempted: return "Preempted";
+    case EventKind::kEvicted: return "Evicted";
+    case EventKind::kRequeued: return "Requeued";
+    case EventKind::kFinished: return "Finished";
+    case EventKind::kDeactivated: return "Deactivated";
+    case EventKind::kActivated: return "Activated";
+    case EventKind::kDeleted: return "Deleted";
+  }
+  return "Unknown";
 }
 
 inline const char* WorkloadStateName(WorkloadState s) {

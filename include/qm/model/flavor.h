@@ -1,4 +1,4 @@
-// ResourceFlavor: a kind of node a quota is expressed in (semantics §1.2).
+// ResourceFlavor: a kind of node a quota is expressed in (docs/semantics.md §1.2).
 #ifndef QM_MODEL_FLAVOR_H_
 #define QM_MODEL_FLAVOR_H_
 

@@ -1,4 +1,4 @@
-// LocalQueue and Namespace specs (semantics §1.5).
+// LocalQueue and Namespace specs (docs/semantics.md §1.5).
 #ifndef QM_MODEL_LOCAL_QUEUE_H_
 #define QM_MODEL_LOCAL_QUEUE_H_
 

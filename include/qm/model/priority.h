@@ -1,4 +1,4 @@
-// Priority classes (semantics §1.6).
+// Priority classes (docs/semantics.md §1.6).
 #ifndef QM_MODEL_PRIORITY_H_
 #define QM_MODEL_PRIORITY_H_
 

@@ -1,4 +1,4 @@
-// Resource groups: the quota shape shared by ClusterQueues and Cohorts (semantics §1.3, §1.4).
+// Resource groups: the quota shape shared by ClusterQueues and Cohorts (docs/semantics.md §1.3, §1.4).
 #ifndef QM_MODEL_RESOURCE_GROUP_H_
 #define QM_MODEL_RESOURCE_GROUP_H_
 

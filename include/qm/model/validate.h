@@ -1,4 +1,4 @@
-// Field-level validation of specs, with Kueue's webhook rules (semantics §1.8). Cross-object rules
+// Field-level validation of specs, with Kueue's webhook rules (docs/semantics.md §1.8). Cross-object rules
 // (references, cohort cycles) are checked by the Engine, which knows the other objects.
 //
 // Every error is an InvalidArgument status naming the object and the field:

@@ -1,4 +1,4 @@
-// Workload spec (semantics §1.7): what a host submits, and what a manifest describes.
+// Workload spec (docs/semantics.md §1.7): what a host submits, and what a manifest describes.
 #ifndef QM_MODEL_WORKLOAD_H_
 #define QM_MODEL_WORKLOAD_H_
 

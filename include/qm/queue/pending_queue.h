@@ -1,4 +1,4 @@
-// Pending queues (semantics §3): where a pending workload waits, in which order, and which events
+// Pending queues (docs/semantics.md §3): where a pending workload waits, in which order, and which events
 // park it or bring it back.
 //
 // Each ClusterQueue owns an active queue (`heap`, ordered by `PendingOrder`), an inadmissible set
@@ -20,10 +20,11 @@
 #include "fmt/format.h"
 #include "qm/state/accounting.h"
 #include "qm/state/cluster_state.h"
+#include "qm/state/stable_hash.h"
 
 namespace qm {
 
-/// Kueue condition reasons written on pending workloads (semantics §8).
+/// Kueue condition reasons written on pending workloads (docs/semantics.md §8).
 namespace reason {
 inline constexpr const char* kPending = "Pending";
 inline constexpr const char* kInadmissible = "Inadmissible";
@@ -40,9 +41,9 @@ inline constexpr const char* kFinished = "Finished";
 inline constexpr const char* kDeactivated = "Deactivated";
 }  // namespace reason
 
-/// The equivalence key of a workload (Kueue's scheduling hash, §3.7): same pod sets, same priority.
+/// The equivalence key of a workload (Kueue's scheduling hash, docs/semantics.md §3.7): same pod sets, same priority.
 inline uint64_t EquivalenceKey(const ClusterState& s, const WorkloadRecord& w) {
-  return absl::HashOf(s.shapes[w.shape].hash, w.priority);
+  return EquivalenceKeyOf(s.shapes[w.shape].hash, w.priority);  // stable: it is stored (blocked, scans)
 }
 
 inline PendingKey PendingKeyOf(const ClusterState& s, WorkloadId id) {
@@ -80,12 +81,12 @@ inline ClusterQueueId ResolveQueue(const ClusterState& s, const WorkloadRecord& 
                                    const char** reason_out);
 
 /// The ClusterQueue a pending workload belongs to, or an invalid id with the reason it has none
-/// (the workload controller's messages, §8).
+/// (the workload controller's messages, docs/semantics.md §8).
 inline ClusterQueueId ResolveQueue(const ClusterState& s, const WorkloadRecord& w, std::string* why) {
   return ResolveQueue(s, w, why, nullptr);
 }
 
-/// As above; `reason` receives the §8 condition reason: Suspended for a stopped LocalQueue,
+/// As above; `reason` receives the docs/semantics.md §8 condition reason: Suspended for a stopped LocalQueue,
 /// Misconfigured for a missing LocalQueue or ClusterQueue.
 inline ClusterQueueId ResolveQueue(const ClusterState& s, const WorkloadRecord& w, std::string* why,
                                    const char** reason_out) {
@@ -111,7 +112,7 @@ inline ClusterQueueId ResolveQueue(const ClusterState& s, const WorkloadRecord& 
   return cq;
 }
 
-/// Puts a pending workload where it belongs (§3.4): its ClusterQueue's active queue, the
+/// Puts a pending workload where it belongs (docs/semantics.md §3.4): its ClusterQueue's active queue, the
 /// inadmissible set (BestEffortFIFO and its equivalence class is blocked), or `unqueued`.
 inline void Enqueue(ClusterState& s, WorkloadId id) {
   WorkloadRecord& w = s.wl(id);
@@ -176,7 +177,7 @@ inline void MergeSorted(PendingSet& dst, std::vector<PendingKey>& sorted) {
   dst = PendingSet(merged.begin(), merged.end());
 }
 
-/// Moves every parked workload of a ClusterQueue back to its active queue (§3.8). Linear in the
+/// Moves every parked workload of a ClusterQueue back to its active queue (docs/semantics.md §3.8). Linear in the
 /// size of both queues: parking and flushing whole equivalence classes is the common case.
 inline void FlushClusterQueue(ClusterState& s, ClusterQueueId cq_id) {
   ClusterQueueState& cq = s.cq(cq_id);
@@ -191,7 +192,7 @@ inline void FlushClusterQueue(ClusterState& s, ClusterQueueId cq_id) {
   MergeSorted(cq.heap, back);
 }
 
-/// A flush request for `cq` (§3.8): applies to every ClusterQueue of its cohort tree.
+/// A flush request for `cq` (docs/semantics.md §3.8): applies to every ClusterQueue of its cohort tree.
 inline void RequestFlush(ClusterState& s, ClusterQueueId cq_id) {
   const ClusterQueueState& cq = s.cq(cq_id);
   if (!cq.exists) return;
@@ -230,7 +231,7 @@ inline void RetryUnqueued(ClusterState& s) {
   }
 }
 
-/// Pops the head of a ClusterQueue's active queue (the sticky preemptor first, §3.2), marking it
+/// Pops the head of a ClusterQueue's active queue (the sticky preemptor first, docs/semantics.md §3.2), marking it
 /// inflight. Returns an invalid id when the queue is empty.
 inline WorkloadId PopHead(ClusterState& s, ClusterQueueId cq_id) {
   ClusterQueueState& cq = s.cq(cq_id);

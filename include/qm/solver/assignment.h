@@ -14,7 +14,7 @@
 
 namespace qm {
 
-/// The flavor assigner's internal ranking (semantics §4.3.6), worst to best.
+/// The flavor assigner's internal ranking (docs/semantics.md §4.3.6), worst to best.
 enum class Granular : uint8_t { kNoFit, kNoCandidates, kPreempt, kReclaim, kFit };
 
 inline AssignmentMode ApiMode(Granular g) {
@@ -35,7 +35,7 @@ inline const char* GranularName(Granular g) {
   return "NoFit";
 }
 
-/// NoFit condition reasons by severity (semantics §4.3.9); kNone = not a NoFit.
+/// NoFit condition reasons by severity (docs/semantics.md §4.3.9); kNone = not a NoFit.
 enum class NoFitReason : uint8_t { kNone, kTopologyPlacementFailed, kWaitingForQuota, kExceedsMaxQuota, kNoMatchingFlavor };
 inline const char* NoFitReasonName(NoFitReason r) {
   switch (r) {
@@ -98,7 +98,7 @@ struct AssignmentResult {
     for (const auto& ps : pod_sets) m = std::min(m, ps.Mode());
     return m;
   }
-  /// Kueue's assignment message (semantics §8).
+  /// Kueue's assignment message (docs/semantics.md §8).
   template <class PodSetName>
   std::string Message(PodSetName pod_set_name) const {
     std::string out;

@@ -1,4 +1,4 @@
-// Fair sharing (semantics §6): dominant resource shares, and fair-sharing preemption (§6.5).
+// Fair sharing (docs/semantics.md §6): dominant resource shares, and fair-sharing preemption (§6.5).
 //
 // Shares are read from the quota tree, which keeps every node's borrowed amount per resource up to
 // date as usage changes, so one share costs O(R) for R resources — nothing is recomputed from
@@ -24,10 +24,12 @@ inline Share NodeShare(const ClusterState& s, NodeIndex n) {
   });
 }
 
-/// Fair-sharing preemption search (§6.5).
+/// Fair-sharing preemption search (docs/semantics.md §6.5).
 class FairPreemption {
  public:
   explicit FairPreemption(ClusterState& s) : s_(s) {}
+  /// The cycle the searches decide for: workloads it admitted are not candidates (§5.5).
+  void SetCycle(uint64_t cycle) { cycle_ = cycle; }
 
   void Find(const PreemptionRequest& req, std::vector<PreemptionTarget>* out) {
     req_ = &req;
@@ -42,9 +44,17 @@ class FairPreemption {
     IndexQueues();
     AddUsage(s_, req.cq, req.usage);  // every share below includes the incoming workload
     bool fits = RunFirstStrategy();
+    if (!fits && s_.config.features.fair_sharing_reevaluate_preemption_candidates && TookFromOwnQueue()) {
+      // FairSharingReevaluatePreemptionCandidates: the preemptor's own workloads taken above lowered
+      // its share, so the candidates the first strategy rejected get a second pass of it, with a
+      // fresh ordering (docs/semantics.md §6.5). All of the preemptor's own candidates were taken
+      // already, so a third pass could not change anything.
+      QueuesFromRetry();
+      fits = RunFirstStrategy();
+    }
     if (!fits && s_.config.fair_sharing.preemption_strategies.size() > 1) fits = RunSecondStrategy();
     if (fits) {
-      // Fill back (§5.8, borrowing allowed); FitsNow() takes W out itself, so W stays added here.
+      // Fill back (docs/semantics.md §5.8, borrowing allowed); FitsNow() takes W out itself, so W stays added here.
       for (int i = static_cast<int>(targets_.size()) - 2; i >= 0; --i) {
         UndoRemoval(s_, targets_[i].workload);
         if (FitsNow()) {
@@ -64,7 +74,7 @@ class FairPreemption {
   // Which workloads of a queue may be preempted, given the preemptor's policy.
   enum class Allow : uint8_t { kAll, kLowerPriority, kLowerOrNewerEqualPriority };
 
-  // The remaining candidates of one ClusterQueue, in §5.5 order. A queue is read lazily from its
+  // The remaining candidates of one ClusterQueue, in docs/semantics.md §5.5 order. A queue is read lazily from its
   // ordered candidate sets (evicting, then admitted), so a search touches only the candidates it
   // examines; the second strategy's queues are explicit lists.
   struct Queue {
@@ -97,7 +107,7 @@ class FairPreemption {
         if (c.priority == p_->priority && !(p_->queue_time < c.queue_time)) return false;
         break;
     }
-    if (c.admission->admitted_cycle != 0 && c.admission->admitted_cycle == s_.cycle) return false;
+    if (c.admission->admitted_cycle != 0 && c.admission->admitted_cycle == cycle_) return false;
     if (s_.excluded_candidates.contains(id)) return false;
     return UsesAnyFr(c.admission->usage, req_->frs);
   }
@@ -173,7 +183,7 @@ class FairPreemption {
     }
   }
 
-  // §5.5 candidateLess between the first remaining candidates of two queues.
+  // docs/semantics.md §5.5 candidateLess between the first remaining candidates of two queues.
   bool CandidateLess(WorkloadId a, WorkloadId b) const {
     const WorkloadRecord& wa = s_.wl(a);
     const WorkloadRecord& wb = s_.wl(b);
@@ -224,7 +234,7 @@ class FairPreemption {
     for (size_t i = 0; i < queues_.size(); ++i) queue_of_node_[queues_[i].node] = i;
   }
 
-  // §6.5 target ordering: the next queue to take a victim from, or nullptr when exhausted.
+  // docs/semantics.md §6.5 target ordering: the next queue to take a victim from, or nullptr when exhausted.
   Queue* NextTarget() {
     if (s_.tree.parent(self_) == kNoNode) {
       Queue* own = FindQueue(self_);
@@ -341,8 +351,15 @@ class FairPreemption {
     return false;
   }
 
-  bool RunSecondStrategy() {
-    // A fresh ordering over the retry list, on top of the first strategy's removals.
+  bool TookFromOwnQueue() const {
+    for (const PreemptionTarget& t : targets_)
+      if (IsOwn(s_.wl(t.workload).admission->cluster_queue)) return true;
+    return false;
+  }
+
+  // Replaces the queues with a fresh ordering over the retry list (which is emptied), on top of
+  // the removals so far.
+  void QueuesFromRetry() {
     std::vector<Queue> retry_queues;
     for (WorkloadId id : retry_) {
       const ClusterQueueId cq = s_.wl(id).admission->cluster_queue;
@@ -362,6 +379,11 @@ class FairPreemption {
                        [&](WorkloadId a, WorkloadId b) { return CandidateLess(a, b); });
     queues_ = std::move(retry_queues);
     IndexQueues();
+    retry_.clear();
+  }
+
+  bool RunSecondStrategy() {
+    QueuesFromRetry();
     pruned_cohorts_.clear();
     while (Queue* t = NextTarget()) {
       const Share p_new = NodeShare(s_, AlmostLca(self_, t->node));
@@ -386,12 +408,18 @@ class FairPreemption {
   absl::flat_hash_set<NodeIndex> pruned_cohorts_;          // lookup only
   std::vector<PreemptionTarget> targets_;
   std::vector<WorkloadId> retry_;
+  uint64_t cycle_ = 0;
 };
 
 /// Runs classical or fair-sharing preemption, as the configuration says.
 class Preemptor {
  public:
   explicit Preemptor(ClusterState& s) : s_(s), classic_(s), fair_(s) {}
+  /// The cycle the searches decide for: the running cycle, or the next one for a query.
+  void SetCycle(uint64_t cycle) {
+    classic_.SetCycle(cycle);
+    fair_.SetCycle(cycle);
+  }
   void Find(const PreemptionRequest& req, std::vector<PreemptionTarget>* out) {
     if (s_.config.fair_sharing.enabled) fair_.Find(req, out);
     else classic_.Find(req, out);

@@ -1,4 +1,4 @@
-// Flavor assignment (semantics §4.3): for each pod set and resource group, the flavor to use and
+// Flavor assignment (docs/semantics.md §4.3): for each pod set and resource group, the flavor to use and
 // whether it fits now, needs preemption, or cannot fit, with Kueue's messages.
 //
 // Cost for one workload: O(P · G · F · (R_g · d + oracle)) for P pod sets, G resource groups, F
@@ -21,7 +21,7 @@
 
 namespace qm {
 
-/// What the assigner asks preemption (semantics §5.10): can `val` of `fr` be made room for in the
+/// What the assigner asks preemption (docs/semantics.md §5.10): can `val` of `fr` be made room for in the
 /// workload's queue, and at which borrowing level would it then sit?
 class PreemptionOracle {
  public:
@@ -29,7 +29,7 @@ class PreemptionOracle {
   virtual std::pair<Granular, int> Simulate(FrId fr, int64_t val) = 0;
 };
 
-/// Flavors pinned by a nomination (semantics §4.7): pod set index → resource → flavor.
+/// Flavors pinned by a nomination (docs/semantics.md §4.7): pod set index → resource → flavor.
 using NominationMap = std::vector<boost::container::small_vector<std::pair<ResourceId, FlavorId>, 4>>;
 
 /// Kubernetes node-selector requirement against a node's labels.
@@ -122,7 +122,7 @@ class FlavorAssigner {
     const std::vector<int32_t>* counts = nullptr;
     /// Where the last scan stopped; null = start every search at the first flavor.
     const ScanProgress* scan = nullptr;
-    /// Restrict each pod set / resource to the nominated flavor (§4.7 recompute).
+    /// Restrict each pod set / resource to the nominated flavor (docs/semantics.md §4.7 recompute).
     const NominationMap* nomination = nullptr;
     /// Fill `AssignmentResult::attempts` with every flavor examined and its numbers.
     bool record_attempts = false;
@@ -193,7 +193,7 @@ class FlavorAssigner {
               std::make_pair(fr, v));
   }
 
-  // §4.3.6: is `a` better than `b` under the queue's fungibility preference?
+  // docs/semantics.md §4.3.6: is `a` better than `b` under the queue's fungibility preference?
   bool IsPreferred(const Mode& a, const Mode& b) const {
     if (a.g == Granular::kNoFit) return false;
     if (b.g == Granular::kNoFit) return true;
@@ -224,7 +224,7 @@ class FlavorAssigner {
            (s_.config.fair_sharing.enabled && p.reclaim_within_cohort != ReclaimWithinCohortPolicy::kNever);
   }
 
-  // §4.3.5 for one FR.
+  // docs/semantics.md §4.3.5 for one FR.
   Mode FitsResourceQuota(FrId fr, int64_t assumed, int64_t request, std::string* msg, NoFitReason* nofit,
                          FlavorAttempt::ResourceCheck* check) {
     const ResourceId r = s_.catalog.FrResource(fr);
@@ -302,7 +302,7 @@ class FlavorAssigner {
     });
   }
 
-  // §4.3.2 for one pod set. Returns true when the pod set failed (no later pod set is evaluated).
+  // docs/semantics.md §4.3.2 for one pod set. Returns true when the pod set failed (no later pod set is evaluated).
   bool AssignPodSet(const PodSetShape& ps, PodSetResult* r) {
     std::vector<std::pair<ResourceId, int64_t>> ordered;
     OrderedResources(r->requests, &ordered);
@@ -329,7 +329,7 @@ class FlavorAssigner {
     return false;
   }
 
-  // §4.3.3–4.3.6: chooses one flavor of group `g` for every requested resource of the group.
+  // docs/semantics.md §4.3.3–4.3.6: chooses one flavor of group `g` for every requested resource of the group.
   void FindFlavorForGroup(const PodSetShape& ps, PodSetResult* r, ResourceId res, int g,
                           std::vector<std::string>* reasons) {
     const CqResourceGroup& group = cq_->groups[g];
@@ -435,7 +435,7 @@ class FlavorAssigner {
     return false;
   }
 
-  // §4.3.9.
+  // docs/semantics.md §4.3.9.
   void ResolveNoFitReason() {
     NoFitReason overall = NoFitReason::kNone;
     for (const PodSetResult& ps : out_->pod_sets) {

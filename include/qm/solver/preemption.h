@@ -1,4 +1,4 @@
-// Classical preemption (semantics §5): which admitted workloads to evict so a pending one fits.
+// Classical preemption (docs/semantics.md §5): which admitted workloads to evict so a pending one fits.
 //
 // The search simulates on the live state and undoes every change before returning. Candidates are
 // never collected from the whole cluster: the preemptor's own queue and the queues of its cohort
@@ -97,6 +97,8 @@ inline bool UsesAnyFr(const FrUsage& usage, const FrSet& frs) {
 class ClassicPreemption {
  public:
   explicit ClassicPreemption(ClusterState& s) : s_(s) {}
+  /// The cycle the searches decide for: workloads it admitted are not candidates (§5.5).
+  void SetCycle(uint64_t cycle) { cycle_ = cycle; }
 
   /// Appends to `out` the minimal set of workloads to evict so `req` fits, or nothing when
   /// preemption cannot make room. The state is unchanged on return.
@@ -143,7 +145,7 @@ class ClassicPreemption {
     return true;
   }
 
-  // §5.3: walk from the preemptor's parent to the root, visiting each ancestor's subtree minus the
+  // docs/semantics.md §5.3: walk from the preemptor's parent to the root, visiting each ancestor's subtree minus the
   // branch already visited; keep the queues (and cohorts) that borrow on the contested FRs.
   void CollectCohortQueues() {
     cohort_queues_.clear();
@@ -206,7 +208,7 @@ class ClassicPreemption {
   // Whether a candidate holding quota may be considered at all this cycle.
   bool Eligible(WorkloadId id) const {
     const WorkloadRecord& c = s_.wl(id);
-    if (c.admission->admitted_cycle != 0 && c.admission->admitted_cycle == s_.cycle) return false;
+    if (c.admission->admitted_cycle != 0 && c.admission->admitted_cycle == cycle_) return false;
     if (!s_.excluded_candidates.empty() && s_.excluded_candidates.contains(id)) return false;
     return UsesAnyFr(c.admission->usage, req_->frs);
   }
@@ -239,7 +241,7 @@ class ClassicPreemption {
     return false;
   }
 
-  // §5.6: a cohort candidate is skipped once its queue, or a cohort between it and the LCA, no
+  // docs/semantics.md §5.6: a cohort candidate is skipped once its queue, or a cohort between it and the LCA, no
   // longer borrows on the contested FRs.
   bool StillValid(const CohortQueue& q, Variant v, bool allow_borrowing) const {
     if (allow_borrowing && v == Variant::kWithoutBorrowing) return false;
@@ -260,14 +262,14 @@ class ClassicPreemption {
     return true;
   }
 
-  // One attempt of §5.8. Returns true (and appends the targets) when the preemptor fits.
+  // One attempt of docs/semantics.md §5.8. Returns true (and appends the targets) when the preemptor fits.
   bool Attempt(bool allow_borrowing, std::vector<PreemptionTarget>* out) {
     taken_.clear();
     bool fits = false;
     const auto within = cq_->spec.preemption.within_cluster_queue;
     const auto reclaim = cq_->spec.preemption.reclaim_within_cohort;
     // Phases: evicted hierarchical, evicted cohort, evicted same-queue, then the same three
-    // among workloads not being evicted (§5.5).
+    // among workloads not being evicted (docs/semantics.md §5.5).
     for (int phase = 0; phase < 6 && !fits; ++phase) {
       const bool evicted = phase < 3;
       const int kind = phase % 3;  // 0 hierarchical, 1 cohort, 2 same queue
@@ -321,7 +323,7 @@ class ClassicPreemption {
       for (const auto& t : taken_) UndoRemoval(s_, t.workload);
       return false;
     }
-    // Fill back (§5.8): from the second-to-last target down, give back every one not needed.
+    // Fill back (docs/semantics.md §5.8): from the second-to-last target down, give back every one not needed.
     for (int i = static_cast<int>(taken_.size()) - 2; i >= 0; --i) {
       UndoRemoval(s_, taken_[i].workload);
       if (FitsNow(allow_borrowing)) {
@@ -344,6 +346,7 @@ class ClassicPreemption {
   std::vector<int64_t> rem_;
   std::vector<PreemptionTarget> taken_;
   CandidateStream stream_;
+  uint64_t cycle_ = 0;
 };
 
 }  // namespace qm

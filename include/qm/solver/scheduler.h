@@ -1,6 +1,6 @@
-// One scheduling cycle (semantics §4): take a head from every active ClusterQueue, nominate each
-// (flavor assignment + preemption targets), order the entries (classical §4.5 or the fair-sharing
-// tournament §6.4), process them one by one against the live state, then requeue the rest.
+// One scheduling cycle (docs/semantics.md §4): take a head from every active ClusterQueue, nominate each
+// (flavor assignment + preemption targets), order the entries (classical docs/semantics.md §4.5 or the fair-sharing
+// tournament docs/semantics.md §6.4), process them one by one against the live state, then requeue the rest.
 //
 // No copy of the state is made: admissions are applied to the live quota tree, "over-counting"
 // (the usage of a workload waiting for its preemptions, capacity reserved for a blocked head) is
@@ -39,7 +39,7 @@
 
 namespace qm {
 
-/// The preemption oracle of §5.10: a full preemption search for one FR.
+/// The preemption oracle of docs/semantics.md §5.10: a full preemption search for one FR.
 class SearchOracle final : public PreemptionOracle {
  public:
   SearchOracle(ClusterState& s, Preemptor& p) : s_(s), preemptor_(p) {}
@@ -81,8 +81,11 @@ class Scheduler {
   const CycleResult& Cycle() {
     ++s_.cycle;
     result_.decisions.clear();
-    result_.admitted = result_.preempted = result_.pending = 0;
+    result_.events.clear();
+    result_.admitted = result_.preempted = result_.pending = result_.parked = 0;
+    result_.status = absl::OkStatus();
     result_.cycle = s_.cycle;
+    preemptor_.SetCycle(s_.cycle);
     CollectHeads();
     for (Entry& e : entries_) Nominate(e);
     victims_.clear();
@@ -103,23 +106,35 @@ class Scheduler {
     return result_;
   }
 
-  /// The assignment the assigner would compute now for `wl` in `cq` (scan from the first flavor).
-  void AssignForQuery(WorkloadId wl, ClusterQueueId cq, bool record_attempts, AssignmentResult* out) {
-    FlavorAssigner::Options opt;
-    opt.record_attempts = record_attempts;
-    oracle_.Bind(wl, cq);
-    assigner_.Assign(wl, cq, opt, out);
+  /// The latest cycle's result.
+  const CycleResult& result() const { return result_; }
+
+  /// What the next cycle's nomination (docs/semantics.md §4.4, §7) computes for `wl` at the head of `cq`: the
+  /// flavor assignment (from where the scan stopped, as the cycle would resume it), partial counts
+  /// and preemption targets. Leaves no trace: every simulation is undone and nothing is recorded.
+  struct Preview {
+    AssignmentResult assignment;
+    std::vector<int32_t> counts;  ///< partial admission counts (empty = spec counts)
+    std::vector<PreemptionTarget> targets;
+  };
+  void PreviewNomination(WorkloadId wl, ClusterQueueId cq, bool record_attempts, Preview* out) {
+    const WorkloadRecord& w = s_.wl(wl);
+    const ScanProgress* scan =
+        w.scan && !ScanOutdated(*w.scan, w, s_.cq(cq), s_.cycle + 1) ? w.scan.get() : nullptr;
+    Entry e;
+    e.wl = wl;
+    e.cq = cq;
+    preemptor_.SetCycle(s_.cycle + 1);
+    Compute(e, scan, record_attempts);
+    out->assignment = std::move(e.assignment);
+    out->counts = std::move(e.counts);
+    out->targets = std::move(e.targets);
   }
 
   /// Preemption targets for an explicit request.
   void TargetsForQuery(const PreemptionRequest& req, std::vector<PreemptionTarget>* out) {
+    preemptor_.SetCycle(s_.cycle + 1);
     preemptor_.Find(req, out);
-  }
-
-  /// Targets for a computed assignment (FRs with mode Preempt).
-  void TargetsForAssignment(WorkloadId wl, ClusterQueueId cq, const AssignmentResult& a,
-                            std::vector<PreemptionTarget>* out) {
-    preemptor_.Find(RequestFor(wl, cq, a), out);
   }
 
  private:
@@ -155,7 +170,7 @@ class Scheduler {
     return RequestFor(e.wl, e.cq, a);
   }
 
-  // §4.4: FRs = every chosen (flavor, resource) with mode Preempt; W = the assignment's usage.
+  // docs/semantics.md §4.4: FRs = every chosen (flavor, resource) with mode Preempt; W = the assignment's usage.
   PreemptionRequest RequestFor(WorkloadId wl, ClusterQueueId cq, const AssignmentResult& a) const {
     PreemptionRequest req;
     req.preemptor = wl;
@@ -171,10 +186,12 @@ class Scheduler {
     return req;
   }
 
-  bool ScanOutdated(const ScanProgress& sp, const WorkloadRecord& w, const ClusterQueueState& cq) const {
+  // `cycle`: the number of the cycle that would use the progress.
+  bool ScanOutdated(const ScanProgress& sp, const WorkloadRecord& w, const ClusterQueueState& cq,
+                    uint64_t cycle) const {
     if (s_.config.features.flavor_fungibility_preserve_scan_progress) {
       if (sp.equivalence != EquivalenceKey(s_, w)) return true;
-      return sp.cycle + 1 < s_.cycle && cq.generation > sp.generation;
+      return sp.cycle + 1 < cycle && cq.generation > sp.generation;
     }
     return cq.generation > sp.generation;
   }
@@ -185,7 +202,7 @@ class Scheduler {
     w.message = std::move(message);
   }
 
-  // §4.2 + §4.4 + §7.
+  // docs/semantics.md §4.2 + §4.4 + §7.
   void Nominate(Entry& e) {
     WorkloadRecord& w = s_.wl(e.wl);
     const ClusterQueueState& cq = s_.cq(e.cq);
@@ -207,9 +224,16 @@ class Scheduler {
       SetPending(e.wl, reason::kMisconfigured, "workload namespace doesn't match ClusterQueue selector");
       return;
     }
-    if (w.scan && ScanOutdated(*w.scan, w, cq)) w.scan.reset();
+    if (w.scan && ScanOutdated(*w.scan, w, cq, s_.cycle)) w.scan.reset();
+    Compute(e, w.scan.get(), /*record_attempts=*/false);
+    RecordScan(e);
+  }
+
+  // The state-free part of a nomination: assignment, preemption targets, partial admission.
+  void Compute(Entry& e, const ScanProgress* scan, bool record_attempts) {
     FlavorAssigner::Options opt;
-    opt.scan = w.scan.get();
+    opt.scan = scan;
+    opt.record_attempts = record_attempts;
     oracle_.Bind(e.wl, e.cq);
     assigner_.Assign(e.wl, e.cq, opt, &e.assignment);
     e.counts.clear();
@@ -217,10 +241,9 @@ class Scheduler {
     AssignmentMode mode = e.assignment.RepresentativeMode();
     if (mode == AssignmentMode::kPreempt) preemptor_.Find(RequestForEntry(e, e.assignment), &e.targets);
     if (mode != AssignmentMode::kFit && e.targets.empty()) TryPartialAdmission(e, opt);
-    RecordScan(e);
   }
 
-  // §7: the largest counts (≥ minCount) that fit, by binary search on the reduction step.
+  // docs/semantics.md §7: the largest counts (≥ minCount) that fit, by binary search on the reduction step.
   void TryPartialAdmission(Entry& e, const FlavorAssigner::Options& base) {
     if (!s_.config.features.partial_admission) return;
     const WorkloadShape& shape = s_.shape(s_.wl(e.wl));
@@ -281,7 +304,7 @@ class Scheduler {
     sp.equivalence = EquivalenceKey(s_, w);
   }
 
-  // §4.5: lower borrowing level, then higher priority, then earlier queue-order timestamp; then
+  // docs/semantics.md §4.5: lower borrowing level, then higher priority, then earlier queue-order timestamp; then
   // (our tie-break, as Kueue leaves it to chance) the queue's name.
   bool ClassicalLess(const Entry& a, const Entry& b) const {
     const WorkloadRecord& wa = s_.wl(a.wl);
@@ -297,7 +320,7 @@ class Scheduler {
     return a.rank < b.rank;
   }
 
-  // ---- Fair-sharing tournament (§6.4) -------------------------------------------------------
+  // ---- Fair-sharing tournament (docs/semantics.md §6.4) -------------------------------------------------------
 
   struct LevelView {
     Share share;
@@ -381,7 +404,7 @@ class Scheduler {
     return best;
   }
 
-  // ---- Processing (§4.6) ---------------------------------------------------------------------
+  // ---- Processing (docs/semantics.md §4.6) ---------------------------------------------------------------------
 
   bool Fits(const Entry& e) {
     seen_.clear();
@@ -407,7 +430,7 @@ class Scheduler {
     return false;
   }
 
-  // §4.7: recompute the assignment with the earlier victims gone, pinned to the nominated flavors.
+  // docs/semantics.md §4.7: recompute the assignment with the earlier victims gone, pinned to the nominated flavors.
   void RecomputeForOverlap(Entry& e) {
     NominationMap pin(e.assignment.pod_sets.size());
     for (size_t i = 0; i < e.assignment.pod_sets.size(); ++i)
@@ -509,19 +532,15 @@ class Scheduler {
 
   void Pending(const Entry& e) {
     ++result_.pending;
-    Emit(Decision{Decision::Kind::kPending, e.wl, e.cq, WorkloadId(), PreemptionReason::kInClusterQueue});
+    Emit(Decision::Kind::kPending, e.wl, e.cq);
   }
 
-  void Emit(const Decision& d) {
-    result_.decisions.push_back(d);
-    if (callback_ && *callback_) (*callback_)(d);
+  void Emit(Decision::Kind kind, WorkloadId wl, ClusterQueueId cq, WorkloadId preemptor = WorkloadId(),
+            PreemptionReason reason = PreemptionReason::kInClusterQueue) {
+    result_.decisions.push_back(Decision{kind, s_.Handle(wl), cq,
+                                         preemptor.valid() ? s_.Handle(preemptor) : WorkloadHandle(), reason});
   }
-
- public:
-  void SetCallback(const std::function<void(const Decision&)>* cb) { callback_ = cb; }
-
- private:
-  // §4.8.
+  // docs/semantics.md §4.8.
   void ReserveCapacity(const Entry& e) {
     const NodeIndex node = s_.cq(e.cq).node;
     FrUsage reserve;
@@ -542,7 +561,7 @@ class Scheduler {
     tentative_.emplace_back(e.cq, std::move(reserve));
   }
 
-  // §5.11: mark the targets evicted (two-phase: they keep their quota until the host confirms).
+  // docs/semantics.md §5.11: mark the targets evicted (two-phase: they keep their quota until the host confirms).
   void IssuePreemptions(const Entry& e) {
     const Time now = s_.Now();
     for (const auto& t : e.targets) {
@@ -557,15 +576,20 @@ class Scheduler {
       v.preempted_by = e.wl;
       MarkEvicted(s_, t.workload, now);
       ++result_.preempted;
-      Emit(Decision{Decision::Kind::kPreempted, t.workload, victim_cq, e.wl, t.reason});
+      Emit(Decision::Kind::kPreempted, t.workload, victim_cq, e.wl, t.reason);
+      Event& ev = s_.NewEvent(result_.events, EventKind::kPreempted, t.workload, victim_cq);
+      ev.reason = eviction_reason::kPreempted;
+      ev.preemption_reason = t.reason;
+      ev.preemptor = s_.Handle(e.wl);
+      ev.message = v.message;
     }
   }
 
-  // §4.9.
+  // docs/semantics.md §4.9.
   void Admit(Entry& e) {
     WorkloadRecord& w = s_.wl(e.wl);
     const WorkloadShape& shape = s_.shape(w);
-    auto a = std::make_unique<AdmissionRecord>();
+    auto a = s_.NewAdmission();
     a->cluster_queue = e.cq;
     a->borrow_level = e.assignment.borrow;
     a->reserved_at = s_.Now();
@@ -590,10 +614,12 @@ class Scheduler {
     w.message.clear();  // formatted on demand (AdmittedMessage): admissions allocate no string
     e.admitted = true;
     ++result_.admitted;
-    Emit(Decision{Decision::Kind::kAdmitted, e.wl, e.cq, WorkloadId(), PreemptionReason::kInClusterQueue});
+    Emit(Decision::Kind::kAdmitted, e.wl, e.cq);
+    Event& ev = s_.NewEvent(result_.events, EventKind::kAdmitted, e.wl, e.cq);
+    AdmittedPodSets(*w.admission, &ev.pod_sets);
   }
 
-  // §3.6.
+  // docs/semantics.md §3.6.
   void Requeue(const Entry& e) {
     WorkloadRecord& w = s_.wl(e.wl);
     if (w.place != QueuePlace::kInflight) return;
@@ -615,6 +641,7 @@ class Scheduler {
     } else {
       w.place = QueuePlace::kInadmissible;
       cq.inadmissible.insert(PendingKeyOf(s_, e.wl));
+      ++result_.parked;
       if (!strict && s_.config.features.scheduling_equivalence_hashing &&
           (e.requeue == RequeueReason::kNoFit || e.requeue == RequeueReason::kPreemptionNoCandidates))
         ParkEquivalent(cq, e.wl);
@@ -622,7 +649,7 @@ class Scheduler {
     if (e.requeue == RequeueReason::kPendingPreemption && !strict) cq.sticky_preemptor = e.wl;
   }
 
-  // §3.7: park every queued workload equivalent to `wl` and remember the class.
+  // docs/semantics.md §3.7: park every queued workload equivalent to `wl` and remember the class.
   void ParkEquivalent(ClusterQueueState& cq, WorkloadId wl) {
     const WorkloadRecord& w = s_.wl(wl);
     const uint64_t key = EquivalenceKey(s_, w);
@@ -639,6 +666,7 @@ class Scheduler {
       o.message = "Bypassed scheduling evaluation because an equivalent workload recently failed";
     }
     cq.heap = PendingSet(rest.begin(), rest.end());
+    result_.parked += static_cast<int64_t>(same.size());
     MergeSorted(cq.inadmissible, same);
   }
 
@@ -655,7 +683,6 @@ class Scheduler {
   absl::flat_hash_set<WorkloadId> seen_;        // lookup only
   std::vector<WorkloadId> removed_;
   std::vector<std::pair<ClusterQueueId, FrUsage>> tentative_;
-  const std::function<void(const Decision&)>* callback_ = nullptr;
 };
 
 }  // namespace qm

@@ -15,7 +15,7 @@
 namespace qm {
 
 /// 64-bit FNV-1a of a string. Kueue iterates a pod set's requested resources in this hash order,
-/// which decides which resource group's failure message is reported (semantics §4.3.2).
+/// which decides which resource group's failure message is reported (docs/semantics.md §4.3.2).
 constexpr uint64_t Fnv1a64(std::string_view s) {
   uint64_t h = 14695981039346656037ull;
   for (char c : s) {

@@ -46,7 +46,7 @@ struct CqResourceGroup {
   std::vector<CqFlavor> flavors;                          ///< preference order
 };
 
-/// Order of a ClusterQueue's active queue (semantics §3.2):
+/// Order of a ClusterQueue's active queue (docs/semantics.md §3.2):
 ///   1. higher priority first;  2. earlier queue-order timestamp;  3. smaller UID;
 ///   4. earlier submission (`seq`, unique).
 /// The sticky preemptor is handled outside the set (it is taken first when present).
@@ -70,7 +70,7 @@ struct PendingOrder {
 };
 using PendingSet = absl::btree_set<PendingKey, PendingOrder>;
 
-/// Order of preemption candidates within one ClusterQueue (semantics §5.5 keys 4–6):
+/// Order of preemption candidates within one ClusterQueue (docs/semantics.md §5.5 keys 4–6):
 ///   1. lower priority first;  2. more recent quota reservation first;  3. smaller UID;
 ///   4. earlier submission (`seq`, unique).
 struct CandidateKey {
@@ -102,21 +102,21 @@ struct ClusterQueueState {
   /// resource → index of the group covering it, sorted by resource id.
   boost::container::small_vector<std::pair<ResourceId, uint16_t>, 8> group_of;
   bool covers_pods = false;
-  /// Active = exists, not stopped and every flavor exists (semantics §1.3).
+  /// Active = exists, not stopped and every flavor exists (docs/semantics.md §1.3).
   bool active = false;
   std::string active_message;
   /// Kueue's AllocatableResourceGeneration: bumped when a workload leaves the accounted set or the
-  /// quotas of the queue or its tree change (semantics §4.3.8).
+  /// quotas of the queue or its tree change (docs/semantics.md §4.3.8).
   uint64_t generation = 1;
 
-  // Pending queue (semantics §3).
+  // Pending queue (docs/semantics.md §3).
   PendingSet heap;
   PendingSet inadmissible;
   WorkloadId sticky_preemptor;
-  /// Equivalence keys of workloads parked for NoFit / PreemptionNoCandidates (§3.7).
+  /// Equivalence keys of workloads parked for NoFit / PreemptionNoCandidates (docs/semantics.md §3.7).
   absl::flat_hash_set<uint64_t> blocked;
 
-  // Workloads holding quota, as preemption candidates in §5.5 order.
+  // Workloads holding quota, as preemption candidates in docs/semantics.md §5.5 order.
   CandidateSet admitted;  ///< not being evicted
   CandidateSet evicting;  ///< eviction issued, quota still held
 
@@ -210,6 +210,8 @@ class ClusterState {
   absl::flat_hash_map<std::string, WorkloadPriorityClassSpec> workload_priority_classes;
   absl::flat_hash_map<std::string, PriorityClassSpec> priority_classes;
 
+  /// Admission records live here (declared before `workloads`, so it outlives every record).
+  internal::BlockPool admission_pool{sizeof(AdmissionRecord)};
   std::vector<WorkloadRecord> workloads;  ///< indexed by WorkloadId; deleted slots are reused
   std::vector<WorkloadId> free_workloads;
   absl::flat_hash_set<WorkloadId, WorkloadIndexHash, WorkloadIndexEq> workload_index;
@@ -223,6 +225,8 @@ class ClusterState {
 
   uint64_t next_seq = 1;
   uint64_t cycle = 0;
+  /// The sequence number of the next event (`Event::sequence`).
+  uint64_t next_event = 1;
   /// Condition reasons that are not `reason::` constants (from loaded conditions), with stable
   /// addresses for `WorkloadRecord::reason`.
   absl::node_hash_set<std::string> reason_pool;
@@ -231,14 +235,35 @@ class ClusterState {
 
   const char* InternReason(std::string_view r) { return reason_pool.emplace(r).first->c_str(); }
   /// Workloads a cycle has set aside (victims removed while recomputing an overlapping
-  /// assignment, §4.7): not preemption candidates while listed. Lookup only.
+  /// assignment, docs/semantics.md §4.7): not preemption candidates while listed. Lookup only.
   absl::flat_hash_set<WorkloadId> excluded_candidates;
+
+  /// A new, empty admission record in this engine's pool.
+  AdmissionPtr NewAdmission() { return AdmissionPtr(new (admission_pool.Allocate()) AdmissionRecord()); }
 
   // ---- Lookups --------------------------------------------------------------------------------
 
   WorkloadId FindWorkload(NamespaceId ns, std::string_view name) const {
     auto it = workload_index.find(WorkloadNameKey{ns, name});
     return it == workload_index.end() ? WorkloadId() : *it;
+  }
+  /// The handle a host sees for a live workload slot.
+  WorkloadHandle Handle(WorkloadId id) const { return WorkloadHandle{id.value, workloads[id.value].generation}; }
+  /// The slot a handle names, or an invalid id when the handle is stale (deleted) or unknown.
+  WorkloadId Resolve(WorkloadHandle h) const {
+    if (!h.valid() || h.index >= workloads.size()) return WorkloadId();
+    const WorkloadRecord& w = workloads[h.index];
+    return w.deleted || w.generation != h.generation ? WorkloadId() : WorkloadId(h.index);
+  }
+  /// Appends a numbered event about `id` to `out` (stamped now) and returns it to be filled in.
+  Event& NewEvent(std::vector<Event>& out, EventKind kind, WorkloadId id, ClusterQueueId cq) {
+    Event& e = out.emplace_back();
+    e.sequence = next_event++;
+    e.kind = kind;
+    e.workload = Handle(id);
+    e.cluster_queue = cq;
+    e.time = Now();
+    return e;
   }
   WorkloadRecord& wl(WorkloadId id) { return workloads[id.value]; }
   const WorkloadRecord& wl(WorkloadId id) const { return workloads[id.value]; }
@@ -259,6 +284,17 @@ class ClusterState {
   Time Now() const { return config.clock ? config.clock() : manual_now; }
   Time manual_now;
 };
+
+/// The pod sets of an admission as an `Event` reports them.
+inline void AdmittedPodSets(const AdmissionRecord& a, boost::container::small_vector<AdmittedPodSet, 1>* out) {
+  out->clear();
+  for (uint32_t i = 0; i < a.pod_sets.size(); ++i) {
+    AdmittedPodSet& ps = out->emplace_back();
+    ps.index = i;
+    ps.count = a.pod_sets[i].count;
+    ps.flavors.assign(a.pod_sets[i].flavors.begin(), a.pod_sets[i].flavors.end());
+  }
+}
 
 }  // namespace qm
 

@@ -1,4 +1,4 @@
-// Quota and usage over the cohort tree (semantics §2).
+// Quota and usage over the cohort tree (docs/semantics.md §2).
 //
 // Every ClusterQueue and every Cohort is a node; ClusterQueues are leaves. Each node holds, per
 // (flavor, resource) slot, its own quota (nominal, borrowing and lending limits) and the derived
@@ -45,7 +45,7 @@ struct FrQuota {
   int64_t usage = 0;  ///< CQ: Σ admitted workloads; cohort: Σ children's usage above their local quota
 };
 
-/// Borrowing level of putting an amount into a ClusterQueue (semantics §2): 0 when it fits within
+/// Borrowing level of putting an amount into a ClusterQueue (docs/semantics.md §2): 0 when it fits within
 /// nominal, else the height of the lowest ancestor subtree whose quota absorbs it.
 struct BorrowLevel {
   int level = 0;
@@ -61,7 +61,7 @@ class QuotaTree {
     bool is_cluster_queue = false;
     uint32_t owner = 0;  ///< ClusterQueueId or CohortId value
     std::vector<NodeIndex> children;  ///< kept sorted by index
-    int height = 0;                   ///< cohorts: see §2; ClusterQueues: 0
+    int height = 0;                   ///< cohorts: see docs/semantics.md §2; ClusterQueues: 0
     int64_t weight_milli = 1000;
     std::vector<FrQuota> fr;          ///< indexed by FrId
     /// Per resource: Σ over its FRs of max(0, usage − subtree_quota) (what the node borrows).
@@ -237,7 +237,7 @@ class QuotaTree {
   /// The most node `n` could ever get of `fr` (nothing else running).
   int64_t PotentialAvailable(NodeIndex n, FrId fr) const { return nodes_[n].fr[fr.value].potential; }
 
-  /// Borrowing level of putting `v` more of `fr` into ClusterQueue node `cq` (semantics §2).
+  /// Borrowing level of putting `v` more of `fr` into ClusterQueue node `cq` (docs/semantics.md §2).
   BorrowLevel BorrowingLevel(NodeIndex cq, FrId fr, int64_t v) const {
     const uint32_t f = fr.value;
     const Node& c = nodes_[cq];
@@ -272,7 +272,7 @@ class QuotaTree {
     return false;
   }
 
-  /// The dominant resource share of node `n` (semantics §6.2). `names_less(a, b)` orders resources
+  /// The dominant resource share of node `n` (docs/semantics.md §6.2). `names_less(a, b)` orders resources
   /// by name, for the tie between equal ratios.
   template <class NameLess>
   Share DominantShare(NodeIndex n, NameLess names_less) const {
@@ -305,6 +305,9 @@ class QuotaTree {
   // ---- Access ---------------------------------------------------------------------------------
 
   const Node& node(NodeIndex n) const { return nodes_[n]; }
+  /// Writable node, for `Engine::Restore` only: it rebuilds a saved tree with AddNode, EnsureFr and
+  /// SetParent, sets the saved values here, then checks them against `Recompute`.
+  Node& mutable_node(NodeIndex n) { return nodes_[n]; }
   const FrQuota& quota(NodeIndex n, FrId fr) const { return nodes_[n].fr[fr.value]; }
   NodeIndex parent(NodeIndex n) const { return nodes_[n].parent; }
   uint32_t node_count() const { return static_cast<uint32_t>(nodes_.size()); }

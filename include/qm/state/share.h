@@ -1,4 +1,4 @@
-// Exact dominant-resource shares (semantics §6.2) and their comparison.
+// Exact dominant-resource shares (docs/semantics.md §6.2) and their comparison.
 //
 // Kueue computes `ratio = borrowed × 1000 / lendable` and `ratio / weight` in float64. We keep the
 // integers and compare fractions exactly (a 128×64-bit product is compared in 192 bits), so two

@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <new>
 #include <memory>
 #include <optional>
 #include <string>
@@ -54,65 +56,83 @@ using ShapeId = uint32_t;
 namespace internal {
 /// Fixed-size blocks carved from 64 KiB chunks, recycled through a free list. Admission records
 /// come and go with every admission and release; this keeps malloc (and its fragmentation) out of
-/// the cycle. One pool per thread, so engines on different threads never share one; blocks are
-/// kept for reuse, not returned to the system.
-template <size_t kSize>
+/// the cycle. Each engine owns its pool (a member of its ClusterState), so an engine may be created,
+/// driven and destroyed on different threads; the chunks are freed with the pool.
+///
+/// Chunks are aligned to their size and start with a pointer to the pool, so a block finds its
+/// pool from its own address: `PoolPtr` needs no stored pool pointer (8 bytes per workload).
 class BlockPool {
  public:
-  static void* Allocate() {
-    BlockPool& p = Instance();
-    if (Free* b = p.free_) {
-      p.free_ = b->next;
+  explicit BlockPool(size_t block_size)
+      : block_((block_size + alignof(std::max_align_t) - 1) / alignof(std::max_align_t) *
+               alignof(std::max_align_t)) {}
+  BlockPool(const BlockPool&) = delete;
+  BlockPool& operator=(const BlockPool&) = delete;
+  ~BlockPool() {
+    for (void* c : chunks_) std::free(c);
+  }
+
+  void* Allocate() {
+    if (Free* b = free_) {
+      free_ = b->next;
       return b;
     }
-    if (p.next_ == p.end_) p.Grow();  // carve lazily: untouched blocks cost no page faults
-    void* b = p.next_;
-    p.next_ += kBlock;
+    if (static_cast<size_t>(end_ - next_) < block_) Grow();  // carve lazily: untouched blocks cost no page faults
+    void* b = next_;
+    next_ += block_;
     return b;
   }
-  static void Release(void* block) {
-    BlockPool& p = Instance();
+  void Release(void* block) {
     Free* b = static_cast<Free*>(block);
-    b->next = p.free_;
-    p.free_ = b;
+    b->next = free_;
+    free_ = b;
   }
+  /// The pool that handed out `block`.
+  static BlockPool* Owner(const void* block) {
+    const auto base = reinterpret_cast<uintptr_t>(block) & ~(kChunkBytes - 1);
+    return *reinterpret_cast<BlockPool* const*>(base);
+  }
+  /// Chunks allocated so far (64 KiB each).
+  size_t chunk_count() const { return chunks_.size(); }
 
  private:
   struct Free {
     Free* next;
   };
-  static constexpr size_t kBlock = (kSize + alignof(std::max_align_t) - 1) / alignof(std::max_align_t) *
-                                   alignof(std::max_align_t);
-  static constexpr size_t kPerChunk = std::max<size_t>(1, 65536 / kBlock);
-  static BlockPool& Instance() {
-    thread_local BlockPool pool;
-    return pool;
-  }
+  static constexpr size_t kChunkBytes = 65536;
   void Grow() {
-    chunks_.push_back(std::make_unique_for_overwrite<std::max_align_t[]>(kBlock * kPerChunk / sizeof(std::max_align_t)));
-    next_ = reinterpret_cast<char*>(chunks_.back().get());
-    end_ = next_ + kBlock * kPerChunk;
+    void* c = std::aligned_alloc(kChunkBytes, kChunkBytes);
+    if (c == nullptr) throw std::bad_alloc();
+    chunks_.push_back(c);
+    *static_cast<BlockPool**>(c) = this;
+    next_ = static_cast<char*>(c) + alignof(std::max_align_t) * ((sizeof(void*) + alignof(std::max_align_t) - 1) /
+                                                                 alignof(std::max_align_t));
+    end_ = static_cast<char*>(c) + kChunkBytes;
   }
+  size_t block_;
   Free* free_ = nullptr;
   char* next_ = nullptr;
   char* end_ = nullptr;
-  std::vector<std::unique_ptr<std::max_align_t[]>> chunks_;
+  std::vector<void*> chunks_;
+};
+
+/// Owns one object placed in a BlockPool block; destroying it returns the block to its pool.
+template <class T>
+struct PoolDelete {
+  void operator()(T* p) const {
+    BlockPool* pool = BlockPool::Owner(p);
+    p->~T();
+    pool->Release(p);
+  }
 };
 }  // namespace internal
 
 /// What a workload holds while it has quota.
 struct AdmissionRecord {
-  static void* operator new(size_t n) {
-    return n == sizeof(AdmissionRecord) ? internal::BlockPool<sizeof(AdmissionRecord)>::Allocate()
-                                        : ::operator new(n);
-  }
-  static void operator delete(void* p, size_t n) {
-    if (n == sizeof(AdmissionRecord)) internal::BlockPool<sizeof(AdmissionRecord)>::Release(p);
-    else ::operator delete(p);
-  }
-
   struct PodSet {
     int32_t count = 0;
+    /// Pods that finished and gave their quota back (Kueue's status.reclaimablePods).
+    int32_t reclaimable = 0;
     /// resource → flavor, sorted by resource.
     boost::container::small_vector<std::pair<ResourceId, FlavorId>, 4> flavors;
     /// resource → total usage of the pod set (what status.admission.resourceUsage shows).
@@ -130,6 +150,9 @@ struct AdmissionRecord {
   Time evicted_at;
 };
 
+/// An admission record in its engine's pool.
+using AdmissionPtr = std::unique_ptr<AdmissionRecord, internal::PoolDelete<AdmissionRecord>>;
+
 /// Rarely set submission fields, kept out of line.
 struct WorkloadExtras {
   std::string job_uid;
@@ -142,7 +165,7 @@ struct WorkloadExtras {
   std::string preemption_message;
 };
 
-/// Where the flavor scan of a workload stopped (semantics §4.3.8).
+/// Where the flavor scan of a workload stopped (docs/semantics.md §4.3.8).
 struct ScanProgress {
   /// Per pod set, per resource that got a flavor: index of the last flavor examined, or −1 when the
   /// scan reached the end.
@@ -173,7 +196,7 @@ enum class QueuePlace : uint8_t {
   kInflight,      ///< popped for the current cycle
 };
 
-/// The requeue reasons of semantics §3.6.
+/// The requeue reasons of docs/semantics.md §3.6.
 enum class RequeueReason : uint8_t {
   kGeneric,
   kNamespaceMismatch,
@@ -187,6 +210,9 @@ enum class RequeueReason : uint8_t {
 struct WorkloadRecord {
   // Identity.
   NamespaceId ns;
+  /// Bumped each time the slot is freed, so a `WorkloadHandle` of a deleted workload never names
+  /// the workload that reuses its slot. (Next to `ns`: it fills what would be padding.)
+  uint32_t generation = 0;
   std::string name;
   /// metadata.uid when set. Out of line so queue keys can point at it while records move.
   std::unique_ptr<const std::string> uid_text;
@@ -199,7 +225,7 @@ struct WorkloadRecord {
   WorkloadState state = WorkloadState::kPending;
   QueuePlace place = QueuePlace::kNone;
   Time creation_time;
-  Time queue_time;  ///< queue-order timestamp (§3.3)
+  Time queue_time;  ///< queue-order timestamp (docs/semantics.md §3.3)
   uint64_t seq = 0;  ///< submission order; the final tie-break everywhere
   ClusterQueueId queued_in;  ///< CQ whose queue holds it (when place != kNone)
   // Status.
@@ -209,7 +235,7 @@ struct WorkloadRecord {
   /// Latest status message. Empty with reason QuotaReserved: the admission message is formatted
   /// when asked for (`AdmittedMessage`), so an admission allocates no string.
   std::string message;
-  std::unique_ptr<AdmissionRecord> admission;
+  AdmissionPtr admission;  ///< from ClusterState::NewAdmission (the engine's pool)
   std::unique_ptr<ScanProgress> scan;
   // Preemption bookkeeping.
   std::optional<PreemptionReason> preemption_reason;

@@ -1,4 +1,4 @@
-#include "hyperpod/expand.h"
+#include "io/hyperpod_expand.h"
 
 #include <utility>
 #include <variant>

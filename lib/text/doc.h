@@ -1,9 +1,9 @@
 // A small ordered document tree (null, bool, integer, string, list, map) and its YAML and JSON
-// emitters. Everything the I/O layer prints (manifests, `qm run` reports, diffs) is built as a
-// `Doc` first, so YAML and JSON output share one shape and keys keep the order they were added in:
-// output never depends on a hash order.
-#ifndef QM_LIB_IO_DOC_H_
-#define QM_LIB_IO_DOC_H_
+// emitters. Everything the library prints (manifests, `qm run` reports, diffs, HyperPod renders,
+// perf reports) is built as a `Doc` first, so YAML and JSON output share one shape and keys keep
+// the order they were added in: output never depends on a hash order.
+#ifndef QM_LIB_TEXT_DOC_H_
+#define QM_LIB_TEXT_DOC_H_
 
 #include <cstdint>
 #include <string>
@@ -65,4 +65,4 @@ std::string JsonString(std::string_view s);
 
 }  // namespace qm::internal
 
-#endif  // QM_LIB_IO_DOC_H_
+#endif  // QM_LIB_TEXT_DOC_H_

@@ -5,7 +5,7 @@
 #include <type_traits>
 
 #include "fmt/format.h"
-#include "io/doc.h"
+#include "text/doc.h"
 #include "qm/core/quantity_text.h"
 #include "qm/io/time_text.h"
 
@@ -51,7 +51,7 @@ Doc& FlowUnlessV1beta1(Doc& d, const ManifestWriteOptions& o) {
 }
 
 // `map` with its keys in alphabetical order: `kubectl get -o yaml` prints custom resources so, and
-// the HyperPod mapping (§2.3) shows ClusterQueues in that order.
+// the HyperPod mapping (docs/hyperpod.md §2.3) shows ClusterQueues in that order.
 Doc SortedKeys(const Doc& map) {
   std::vector<std::pair<std::string, Doc>> entries = map.entries();
   std::stable_sort(entries.begin(), entries.end(),
@@ -454,7 +454,7 @@ AdmissionSpec AdmissionFromStatus(const WorkloadStatus& status) {
   return admission;
 }
 
-// Kueue's conditions for the state the engine reports (semantics §8).
+// Kueue's conditions for the state the engine reports (docs/semantics.md §8).
 std::vector<ConditionSpec> ConditionsFromStatus(const WorkloadStatus& status, Time now) {
   std::vector<ConditionSpec> out;
   const Time reserved = status.quota_reserved_time.value_or(now);

@@ -1,7 +1,7 @@
 // Loading YAML text and files with yaml-cpp's exceptions turned into statuses that name file:line.
-// Private to the I/O layer.
-#ifndef QM_LIB_IO_YAML_LOAD_H_
-#define QM_LIB_IO_YAML_LOAD_H_
+// Private to the library (the text layer, below lib/io, lib/hyperpod and lib/sim).
+#ifndef QM_LIB_TEXT_YAML_LOAD_H_
+#define QM_LIB_TEXT_YAML_LOAD_H_
 
 #include <string>
 #include <string_view>
@@ -26,4 +26,4 @@ absl::StatusOr<std::string> ReadTextFile(const std::string& path);
 
 }  // namespace qm::internal
 
-#endif  // QM_LIB_IO_YAML_LOAD_H_
+#endif  // QM_LIB_TEXT_YAML_LOAD_H_

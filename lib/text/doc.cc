@@ -1,4 +1,4 @@
-#include "io/doc.h"
+#include "text/doc.h"
 
 #include <cctype>
 #include <string>

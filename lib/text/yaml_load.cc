@@ -1,4 +1,4 @@
-#include "io/yaml_load.h"
+#include "text/yaml_load.h"
 
 #include <cerrno>
 #include <cstring>

@@ -1,7 +1,8 @@
 // Expanding HyperPod policies read from a manifest or scenario into the Kueue objects they stand
-// for, "before anything else runs". Private to the library (lib/io calls it).
-#ifndef QM_LIB_HYPERPOD_EXPAND_H_
-#define QM_LIB_HYPERPOD_EXPAND_H_
+// for, "before anything else runs". Private to lib/io: the manifest and scenario readers' glue over
+// the public HyperPod API (translate.h, governance.h), kept in the `hyperpod::internal` namespace.
+#ifndef QM_LIB_IO_HYPERPOD_EXPAND_H_
+#define QM_LIB_IO_HYPERPOD_EXPAND_H_
 
 #include <span>
 #include <vector>
@@ -18,7 +19,7 @@ struct Expansion {
   /// The generated objects, each with the `source` of the policy it came from.
   std::vector<ManifestObject> objects;
   FairSharingConfig fair_sharing;
-  /// HyperPod's Kueue words quota and preemption messages the older way (hyperpod-mapping.md §6).
+  /// HyperPod's Kueue words quota and preemption messages the older way (docs/hyperpod.md §6).
   MessageStyle message_style = MessageStyle::kLegacy;
   Governance governance;
 };
@@ -35,4 +36,4 @@ void UpdatePolicies(PolicySet& into, PolicySet more);
 
 }  // namespace qm::hyperpod::internal
 
-#endif  // QM_LIB_HYPERPOD_EXPAND_H_
+#endif  // QM_LIB_IO_HYPERPOD_EXPAND_H_

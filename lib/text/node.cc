@@ -1,4 +1,4 @@
-#include "hyperpod/node.h"
+#include "text/node.h"
 
 #include <string>
 
@@ -6,7 +6,7 @@
 #include "fmt/format.h"
 #include "yaml-cpp/yaml.h"
 
-namespace qm::hyperpod::internal {
+namespace qm::internal {
 
 const Node* Node::Find(std::string_view key) const {
   for (const auto& [k, v] : fields) {
@@ -213,4 +213,4 @@ absl::StatusOr<Node> ParseShorthand(std::string_view text, int line) {
   return ShorthandParser(text, line).Parse();
 }
 
-}  // namespace qm::hyperpod::internal
+}  // namespace qm::internal

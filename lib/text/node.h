@@ -1,8 +1,9 @@
 // A small value tree that every policy input is reduced to before it is read: YAML and JSON
 // documents (through yaml-cpp) and the AWS CLI shorthand (`ComputeQuotaResources=[{...}],...`).
-// One reader (policy_reader.cc) then serves every input form. Private to lib/hyperpod and lib/io.
-#ifndef QM_LIB_HYPERPOD_NODE_H_
-#define QM_LIB_HYPERPOD_NODE_H_
+// One reader (lib/hyperpod/policy_reader.cc) then serves every input form; lib/io builds it from
+// the HyperPod objects of a manifest or scenario. Private to the library (the text layer).
+#ifndef QM_LIB_TEXT_NODE_H_
+#define QM_LIB_TEXT_NODE_H_
 
 #include <string>
 #include <string_view>
@@ -15,7 +16,7 @@ namespace YAML {
 class Node;
 }
 
-namespace qm::hyperpod::internal {
+namespace qm::internal {
 
 /// A null, a scalar (its text), a map (keys in input order) or a list; with the input line.
 struct Node {
@@ -44,6 +45,6 @@ Node FromYaml(const YAML::Node& node, int fallback_line);
 /// at which character, e.g. `expected '=' after "Count" at character 12`.
 absl::StatusOr<Node> ParseShorthand(std::string_view text, int line);
 
-}  // namespace qm::hyperpod::internal
+}  // namespace qm::internal
 
-#endif  // QM_LIB_HYPERPOD_NODE_H_
+#endif  // QM_LIB_TEXT_NODE_H_

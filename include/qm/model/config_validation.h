@@ -1,0 +1,132 @@
+// Validation of an EngineConfig with the rules of Kueue's configuration validation
+// (kubernetes-sigs/kueue pkg/config/validation.go `validateFairSharing`) and of its feature gates
+// (pkg/features/kube_features.go: dependencies between gates, gates locked to their default).
+//
+// Every error is an InvalidArgument status that starts with the field in Kueue's configuration
+// spelling, then ": " and what is wrong:
+//   fairSharing.preemptionStrategies: [LessThanInitialShare, LessThanOrEqualToFinalShare] is not a
+//   supported combination; supported: [LessThanOrEqualToFinalShare], [LessThanInitialShare], ...
+// `FindConfigError` returns the field and the message apart, for callers that point at the field in
+// a file (the scenario loader).
+#ifndef QM_MODEL_CONFIG_VALIDATION_H_
+#define QM_MODEL_CONFIG_VALIDATION_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "fmt/format.h"
+#include "qm/model/config.h"
+
+namespace qm {
+
+/// One invalid field of an EngineConfig: `field` in Kueue's configuration spelling
+/// (`fairSharing.preemptionStrategies`, `features.FlavorFungibilityPreserveScanProgress`,
+/// `messageStyle`), `message` what is wrong with it.
+struct ConfigFieldError {
+  std::string field;
+  std::string message;
+};
+
+namespace config_validation_internal {
+
+inline std::optional<std::string_view> StrategyName(FairSharingStrategy s) {
+  switch (s) {
+    case FairSharingStrategy::kLessThanOrEqualToFinalShare: return "LessThanOrEqualToFinalShare";
+    case FairSharingStrategy::kLessThanInitialShare: return "LessThanInitialShare";
+  }
+  return std::nullopt;
+}
+
+// Kueue `validStrategySets`: exactly these lists, in this order.
+inline const std::vector<std::vector<FairSharingStrategy>>& ValidStrategySets() {
+  using S = FairSharingStrategy;
+  static const std::vector<std::vector<S>> kSets = {
+      {S::kLessThanOrEqualToFinalShare},
+      {S::kLessThanInitialShare},
+      {S::kLessThanOrEqualToFinalShare, S::kLessThanInitialShare}};
+  return kSets;
+}
+
+inline std::string StrategyList(const std::vector<FairSharingStrategy>& list) {
+  std::string out = "[";
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += StrategyName(list[i]).value_or("?");
+  }
+  return out + "]";
+}
+
+inline std::optional<ConfigFieldError> CheckFairSharing(const FairSharingConfig& fs) {
+  constexpr std::string_view kField = "fairSharing.preemptionStrategies";
+  const std::vector<FairSharingStrategy>& list = fs.preemption_strategies;
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (!StrategyName(list[i]).has_value()) {
+      return ConfigFieldError{fmt::format("{}[{}]", kField, i),
+                              fmt::format("{} is not a FairSharingStrategy value",
+                                          static_cast<int>(list[i]))};
+    }
+  }
+  // Kueue defaults an empty list to [LessThanOrEqualToFinalShare, LessThanInitialShare] when fair
+  // sharing is enabled (apis/config/v1beta1/defaults.go); an EngineConfig is taken as already
+  // defaulted, so an empty list there would leave fair-sharing preemption without a strategy.
+  if (list.empty()) {
+    if (!fs.enabled) return std::nullopt;  // unused, and Kueue accepts it
+    return ConfigFieldError{std::string(kField), "must not be empty"};
+  }
+  for (const auto& valid : ValidStrategySets()) {
+    if (valid == list) return std::nullopt;
+  }
+  std::string supported;
+  for (const auto& valid : ValidStrategySets()) {
+    if (!supported.empty()) supported += ", ";
+    supported += StrategyList(valid);
+  }
+  return ConfigFieldError{std::string(kField),
+                          fmt::format("{} is not a supported combination; supported: {}",
+                                      StrategyList(list), supported)};
+}
+
+inline std::optional<ConfigFieldError> CheckMessageStyle(MessageStyle style) {
+  switch (style) {
+    case MessageStyle::kCurrent:
+    case MessageStyle::kLegacy:
+      return std::nullopt;
+  }
+  return ConfigFieldError{"messageStyle",
+                          fmt::format("{} is not a MessageStyle value (Current or Legacy)",
+                                      static_cast<int>(style))};
+}
+
+}  // namespace config_validation_internal
+
+/// The first invalid field of `config`, or nullopt when it is valid. Checked in this order:
+/// fairSharing.preemptionStrategies, features (FeatureGates::Validate), messageStyle.
+inline std::optional<ConfigFieldError> FindConfigError(const EngineConfig& config) {
+  namespace in = config_validation_internal;
+  if (auto e = in::CheckFairSharing(config.fair_sharing)) return e;
+  if (absl::Status st = config.features.Validate(); !st.ok()) {
+    // FeatureGates::Validate words its errors "<gate>: <what>".
+    const std::string m(st.message());
+    const size_t colon = m.find(": ");
+    if (colon == std::string::npos) return ConfigFieldError{"features", m};
+    return ConfigFieldError{"features." + m.substr(0, colon),
+                            m.substr(colon + 2)};
+  }
+  if (auto e = in::CheckMessageStyle(config.message_style)) return e;
+  return std::nullopt;
+}
+
+/// OK, or InvalidArgument "<field>: <what is wrong>" for the first invalid field (FindConfigError).
+inline absl::Status ValidateEngineConfig(const EngineConfig& config) {
+  if (std::optional<ConfigFieldError> e = FindConfigError(config)) {
+    return absl::InvalidArgumentError(fmt::format("{}: {}", e->field, e->message));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace qm
+
+#endif  // QM_MODEL_CONFIG_VALIDATION_H_
