@@ -74,6 +74,10 @@ class EngineState {
   absl::Status Evict(WorkloadId id, std::string_view reason, std::string_view message);
   absl::Status SetActive(WorkloadId id, bool active);
   absl::Status SetReclaimablePods(WorkloadId id, std::string_view pod_set, int32_t count);
+  /// A workload that holds no quota becomes inactive (kDeactivated).
+  void MarkInactive(WorkloadId id);
+  /// A workload just activated and queued again (kActivated).
+  void ReportActivated(WorkloadId id);
   /// Appends an event about `id` to the current call's events.
   Event& AddEvent(EventKind kind, WorkloadId id, ClusterQueueId cq) { return s.NewEvent(events, kind, id, cq); }
 

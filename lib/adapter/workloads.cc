@@ -271,20 +271,13 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec) {
       w.reason = reason::kPending;
       w.message.clear();
       Enqueue(s, id);
-      if (was_inactive) {
-        Event& e = AddEvent(EventKind::kActivated, id, w.queued_in);
-        e.reason = kReactivatedReason;
-        e.message = kReactivatedMessage;
-      }
-    } else {
+      if (was_inactive) ReportActivated(id);
+    } else if (was_inactive) {
       w.state = WorkloadState::kInactive;
       w.reason = reason::kInadmissible;
       w.message = kDeactivatedMessage;
-      if (!was_inactive) {
-        Event& e = AddEvent(EventKind::kDeactivated, id, ClusterQueueId());
-        e.reason = eviction_reason::kDeactivated;
-        e.message = kDeactivatedMessage;
-      }
+    } else {
+      MarkInactive(id);
     }
     return id;
   }
@@ -448,12 +441,7 @@ absl::Status EngineState::ConfirmEvicted(WorkloadId id) {
     Event& e = AddEvent(EventKind::kRequeued, id, w.place == QueuePlace::kNone ? ClusterQueueId() : w.queued_in);
     e.reason = evicted_for;
   } else {
-    w.state = WorkloadState::kInactive;
-    w.reason = reason::kInadmissible;
-    w.message = kDeactivatedMessage;
-    Event& e = AddEvent(EventKind::kDeactivated, id, ClusterQueueId());
-    e.reason = eviction_reason::kDeactivated;
-    e.message = kDeactivatedMessage;
+    MarkInactive(id);
   }
   RequestFlush(s, cq);
   return absl::OkStatus();
@@ -514,22 +502,32 @@ absl::Status EngineState::SetActive(WorkloadId id, bool active) {
   if (!active) {
     RemoveFromQueues(s, id);
     w.scan.reset();
-    w.state = WorkloadState::kInactive;
-    w.reason = reason::kInadmissible;
-    w.message = kDeactivatedMessage;
-    Event& e = AddEvent(EventKind::kDeactivated, id, ClusterQueueId());
-    e.reason = eviction_reason::kDeactivated;
-    e.message = kDeactivatedMessage;
+    MarkInactive(id);
   } else {
     w.state = WorkloadState::kPending;
     w.reason = reason::kPending;
     w.message.clear();
     Enqueue(s, id);
-    Event& e = AddEvent(EventKind::kActivated, id, w.place == QueuePlace::kNone ? ClusterQueueId() : w.queued_in);
-    e.reason = kReactivatedReason;
-    e.message = kReactivatedMessage;
+    ReportActivated(id);
   }
   return absl::OkStatus();
+}
+
+void EngineState::MarkInactive(WorkloadId id) {
+  WorkloadRecord& w = s.wl(id);
+  w.state = WorkloadState::kInactive;
+  w.reason = reason::kInadmissible;
+  w.message = kDeactivatedMessage;
+  Event& e = AddEvent(EventKind::kDeactivated, id, ClusterQueueId());
+  e.reason = eviction_reason::kDeactivated;
+  e.message = kDeactivatedMessage;
+}
+
+void EngineState::ReportActivated(WorkloadId id) {
+  const WorkloadRecord& w = s.wl(id);
+  Event& e = AddEvent(EventKind::kActivated, id, w.place == QueuePlace::kNone ? ClusterQueueId() : w.queued_in);
+  e.reason = kReactivatedReason;
+  e.message = kReactivatedMessage;
 }
 
 absl::Status EngineState::SetReclaimablePods(WorkloadId id, std::string_view pod_set, int32_t count) {

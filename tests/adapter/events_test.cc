@@ -18,13 +18,7 @@ constexpr int64_t kCpu = 1000;
 
 // One queue `eng` (4 CPU, preemption of lower priority inside the queue), namespace `a`.
 Engine OneQueue() {
-  Engine e;
-  std::vector<ObjectSpec> objects = {
-      test::Namespace("a"), test::Flavor("default"),
-      ClusterQueue("eng").Flavor("default", {Q("cpu", 4 * kCpu)}).WithinClusterQueue(WithinClusterQueuePolicy::kLowerPriority),
-      test::LocalQueue("a", "q", "eng")};
-  REQUIRE(e.Apply(objects).ok());
-  return e;
+  return test::OneQueueEngine(4 * kCpu, ClusterQueue("eng").WithinClusterQueue(WithinClusterQueuePolicy::kLowerPriority));
 }
 
 // "Kind ns/name" per event, with the reason when there is one.

@@ -17,14 +17,7 @@ using test::Workload;
 
 constexpr int64_t kCpu = 1000;
 
-Engine OneQueue() {
-  Engine e;
-  std::vector<ObjectSpec> objects = {test::Namespace("a"), test::Flavor("default"),
-                                     ClusterQueue("eng").Flavor("default", {Q("cpu", 4 * kCpu)}),
-                                     test::LocalQueue("a", "q", "eng")};
-  REQUIRE(e.Apply(objects).ok());
-  return e;
-}
+Engine OneQueue() { return test::OneQueueEngine(4 * kCpu); }
 
 TEST_CASE("Handles: a stale handle is an error after its slot is reused", "[adapter][handles]") {
   Engine e = OneQueue();

@@ -16,14 +16,7 @@ using test::Workload;
 
 constexpr int64_t kCpu = 1000;
 
-Engine OneQueue(int64_t cpus = 4) {
-  Engine e;
-  std::vector<ObjectSpec> objects = {test::Namespace("a"), test::Flavor("default"),
-                                     ClusterQueue("eng").Flavor("default", {Q("cpu", cpus * kCpu)}),
-                                     test::LocalQueue("a", "q", "eng")};
-  REQUIRE(e.Apply(objects).ok());
-  return e;
-}
+Engine OneQueue(int64_t cpus = 4) { return test::OneQueueEngine(cpus * kCpu); }
 
 int64_t Usage(const Engine& e) { return e.GetClusterQueue("eng")->usage[0].usage; }
 

@@ -16,13 +16,7 @@ using test::Workload;
 
 constexpr int64_t kCpu = 1000;
 
-Engine OneQueue(ClusterQueue cq) {
-  Engine e;
-  std::vector<ObjectSpec> objects = {test::Namespace("a"), test::Flavor("default"),
-                                     cq.Flavor("default", {Q("cpu", 4 * kCpu)}), test::LocalQueue("a", "q", "eng")};
-  REQUIRE(e.Apply(objects).ok());
-  return e;
-}
+Engine OneQueue(ClusterQueue cq) { return test::OneQueueEngine(4 * kCpu, std::move(cq)); }
 
 std::vector<std::string> AdmittedNames(const Engine& e) {
   std::vector<std::string> out;

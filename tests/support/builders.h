@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -179,6 +180,18 @@ inline ObjectSpec Cohort(std::string name, std::string parent = {}) {
   c.name = std::move(name);
   c.parent = std::move(parent);
   return c;
+}
+
+/// An engine with one ClusterQueue (`cq`'s name and policies, `cpu_milli` of cpu in flavor
+/// `default`), namespace `a` and its LocalQueue `q` pointing at the queue. Throws (which fails the
+/// test) if the objects are refused.
+inline Engine OneQueueEngine(int64_t cpu_milli, ClusterQueue cq = ClusterQueue("eng")) {
+  Engine e;
+  const std::string name = cq.spec().name;
+  std::vector<ObjectSpec> objects = {Namespace("a"), Flavor("default"), cq.Flavor("default", {Q("cpu", cpu_milli)}),
+                                     LocalQueue("a", "q", name)};
+  if (absl::Status st = e.Apply(objects); !st.ok()) throw std::runtime_error(std::string(st.message()));
+  return e;
 }
 
 /// Names of the workloads a cycle decided, by kind: "ns/name" (preempted ones with "<-preemptor").
