@@ -32,7 +32,7 @@ namespace {
 // read), then update the size here. Checked on the platform the project is developed on only.
 #if defined(__x86_64__) && defined(__GLIBCXX__) && !defined(_GLIBCXX_DEBUG) && !defined(_LIBCPP_VERSION)
 static_assert(sizeof(EngineConfig) == 152, "EngineConfig changed: update lib/adapter/snapshot.cc");
-static_assert(sizeof(ClusterState) == 1352, "ClusterState changed: update lib/adapter/snapshot.cc");
+static_assert(sizeof(ClusterState) == 1400, "ClusterState changed: update lib/adapter/snapshot.cc");
 static_assert(sizeof(ClusterQueueState) == 584, "ClusterQueueState changed: update lib/adapter/snapshot.cc");
 static_assert(sizeof(ClusterQueueSpec) == 232, "ClusterQueueSpec changed: update lib/adapter/snapshot.cc");
 static_assert(sizeof(CohortState) == 144, "CohortState changed: update lib/adapter/snapshot.cc");

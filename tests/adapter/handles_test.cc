@@ -137,3 +137,26 @@ TEST_CASE("Engine memory: created on one thread, driven on a second, destroyed o
 
 }  // namespace
 }  // namespace qm
+
+namespace qm {
+namespace {
+
+TEST_CASE("Engine memory: the admission pool grows past its heap chunks into mapped regions", "[adapter][threads]") {
+  // 3,000 admission records need more than the pool's first 512 KiB of heap chunks; the rest come
+  // from 2 MiB mapped regions. Admit, release half, admit again: blocks are recycled, and ASan
+  // checks every record stays inside memory the pool owns.
+  Engine e = test::OneQueueEngine(3000 * 10);
+  for (int i = 0; i < 3000; ++i)
+    REQUIRE(e.Submit(test::Workload("a", "w" + std::to_string(i)).Queue("q").Request("cpu", 10)).ok());
+  e.RunUntilStable(10000);
+  CHECK(e.GetClusterQueue("eng")->admitted.size() == 3000);
+  for (int i = 0; i < 3000; i += 2) REQUIRE(e.Finish("a", "w" + std::to_string(i)).ok());
+  for (int i = 3000; i < 4500; ++i)
+    REQUIRE(e.Submit(test::Workload("a", "w" + std::to_string(i)).Queue("q").Request("cpu", 10)).ok());
+  e.RunUntilStable(10000);
+  CHECK(e.GetClusterQueue("eng")->admitted.size() == 3000);
+  CHECK(e.GetClusterQueue("eng")->usage[0].usage == 3000 * 10);
+}
+
+}  // namespace
+}  // namespace qm

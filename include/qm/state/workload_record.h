@@ -11,8 +11,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
-#include <new>
 #include <memory>
 #include <optional>
 #include <string>
@@ -25,6 +23,7 @@
 #include "qm/core/time.h"
 #include "qm/model/selectors.h"
 #include "qm/model/workload.h"
+#include "qm/state/block_pool.h"
 #include "qm/state/quota_tree.h"
 
 namespace qm {
@@ -53,79 +52,6 @@ struct WorkloadShape {
 };
 using ShapeId = uint32_t;
 
-namespace internal {
-/// Fixed-size blocks carved from 64 KiB chunks, recycled through a free list. Admission records
-/// come and go with every admission and release; this keeps malloc (and its fragmentation) out of
-/// the cycle. Each engine owns its pool (a member of its ClusterState), so an engine may be created,
-/// driven and destroyed on different threads; the chunks are freed with the pool.
-///
-/// Chunks are aligned to their size and start with a pointer to the pool, so a block finds its
-/// pool from its own address: `PoolPtr` needs no stored pool pointer (8 bytes per workload).
-class BlockPool {
- public:
-  explicit BlockPool(size_t block_size)
-      : block_((block_size + alignof(std::max_align_t) - 1) / alignof(std::max_align_t) *
-               alignof(std::max_align_t)) {}
-  BlockPool(const BlockPool&) = delete;
-  BlockPool& operator=(const BlockPool&) = delete;
-  ~BlockPool() {
-    for (void* c : chunks_) std::free(c);
-  }
-
-  void* Allocate() {
-    if (Free* b = free_) {
-      free_ = b->next;
-      return b;
-    }
-    if (static_cast<size_t>(end_ - next_) < block_) Grow();  // carve lazily: untouched blocks cost no page faults
-    void* b = next_;
-    next_ += block_;
-    return b;
-  }
-  void Release(void* block) {
-    Free* b = static_cast<Free*>(block);
-    b->next = free_;
-    free_ = b;
-  }
-  /// The pool that handed out `block`.
-  static BlockPool* Owner(const void* block) {
-    const auto base = reinterpret_cast<uintptr_t>(block) & ~(kChunkBytes - 1);
-    return *reinterpret_cast<BlockPool* const*>(base);
-  }
-  /// Chunks allocated so far (64 KiB each).
-  size_t chunk_count() const { return chunks_.size(); }
-
- private:
-  struct Free {
-    Free* next;
-  };
-  static constexpr size_t kChunkBytes = 65536;
-  void Grow() {
-    void* c = std::aligned_alloc(kChunkBytes, kChunkBytes);
-    if (c == nullptr) throw std::bad_alloc();
-    chunks_.push_back(c);
-    *static_cast<BlockPool**>(c) = this;
-    next_ = static_cast<char*>(c) + alignof(std::max_align_t) * ((sizeof(void*) + alignof(std::max_align_t) - 1) /
-                                                                 alignof(std::max_align_t));
-    end_ = static_cast<char*>(c) + kChunkBytes;
-  }
-  size_t block_;
-  Free* free_ = nullptr;
-  char* next_ = nullptr;
-  char* end_ = nullptr;
-  std::vector<void*> chunks_;
-};
-
-/// Owns one object placed in a BlockPool block; destroying it returns the block to its pool.
-template <class T>
-struct PoolDelete {
-  void operator()(T* p) const {
-    BlockPool* pool = BlockPool::Owner(p);
-    p->~T();
-    pool->Release(p);
-  }
-};
-}  // namespace internal
 
 /// What a workload holds while it has quota.
 struct AdmissionRecord {
