@@ -232,6 +232,14 @@ class Engine {
   /// corrupted or newer-version snapshot is an error.
   static absl::StatusOr<Engine> Restore(std::string_view snapshot, const EngineConfig& host = {});
 
+  // ---- Self-check ----------------------------------------------------------------------------
+
+  /// Recomputes the whole state from scratch and compares it with the incremental structures
+  /// (usage of every ClusterQueue and Cohort, borrowed and lent amounts, weighted shares, queue
+  /// membership and order, workload states, ids). OK, or Internal naming the first violation.
+  /// O(workloads + queues × flavors × resources); for tests, fuzzers and `--check-invariants`.
+  absl::Status CheckInvariants() const;
+
   // ---- Queries: const, leave no trace, answer what the next cycle would decide ---------------
 
   WorkloadHandle FindWorkload(std::string_view namespace_, std::string_view name) const;

@@ -1,0 +1,140 @@
+// What one simulation measured (docs/simulate.md §Metrics), and its text, JSON and HTML forms.
+//
+// Everything here is virtual-time and deterministic: the same inputs give the same result and the
+// same bytes from every formatter. Amounts are in display units (`DisplayAmount`): CPU in cores,
+// memory-like resources in GiB, every other resource as counted; "resource-hours" are such an
+// amount held for an hour.
+#ifndef QM_SIM_SIM_RESULT_H_
+#define QM_SIM_SIM_RESULT_H_
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace qm::sim {
+
+/// `amount` (base units, CPU in millicores) in display units: cores, GiB, or as counted.
+double DisplayAmount(std::string_view resource, int64_t amount);
+/// "cores", "GiB" or "" (counted).
+const char* DisplayUnit(std::string_view resource);
+
+/// A sample's figures in seconds; all 0 when `count == 0`. Percentiles are nearest-rank.
+struct Percentiles {
+  int64_t count = 0;
+  double mean = 0;
+  double p50 = 0;
+  double p90 = 0;
+  double p99 = 0;
+  double max = 0;
+};
+
+/// Resource-hours of one resource.
+struct ResourceHours {
+  std::string resource;
+  double used = 0;          ///< running (placed) pods' requests × run time
+  double borrowed = 0;      ///< quota held above the ClusterQueue's nominal × time
+  double lent = 0;          ///< the queue's unused nominal quota that other queues held × time
+  double goodput_lost = 0;  ///< requests × run time thrown away by preemptions and evictions
+};
+
+/// One summary row: the jobs of one ClusterQueue and one priority class; `priority_class` empty is
+/// the row of the whole queue (every class).
+struct GroupSummary {
+  std::string cluster_queue;
+  std::string team;            ///< HyperPod team (from `hyperpod-ns-T-clusterqueue`), else ""
+  std::string priority_class;  ///< "" on the queue's total row; "(none)" for jobs without one
+  int64_t jobs = 0;            ///< submitted
+  int64_t admitted = 0;        ///< admitted at least once
+  int64_t completed = 0;
+  int64_t never_admitted = 0;  ///< still pending when the run ended
+  int64_t preemptions = 0;     ///< times one of its jobs was preempted
+  int64_t evictions = 0;       ///< times one of its jobs was evicted by a node failure
+  Percentiles wait;            ///< submission → first admission (admitted jobs)
+  Percentiles completion;      ///< submission → finish (completed jobs)
+  double unplaced_hours = 0;   ///< Σ time admitted but not placed on nodes (job-hours)
+  std::vector<ResourceHours> resources;  ///< sorted by resource
+  /// Wait time at the 0th, 1st, …, 100th percentile (101 values, s) for CDF charts; empty when
+  /// no job of the group was admitted.
+  std::vector<double> wait_quantiles;
+};
+
+/// Utilization of one (flavor, resource) over the run.
+struct FlavorUtilization {
+  std::string flavor;
+  std::string resource;
+  double capacity = 0;      ///< Σ allocatable of the flavor's nodes (0 without nodes)
+  double nominal = 0;       ///< Σ nominal quota of every ClusterQueue in the flavor
+  double avg_used = 0;      ///< time-average amount held by placed pods
+  double avg_admitted = 0;  ///< time-average quota held by admitted workloads
+  /// avg_used / capacity; without nodes avg_admitted / nominal. 0 when the divisor is 0.
+  double utilization = 0;
+};
+
+/// Series over `start_s.size()` equal buckets from the first submission to the end of the run.
+/// Indexing: [series][bucket]; `queues` names the series of the per-queue vectors.
+struct TimeSeries {
+  double bucket_seconds = 0;
+  std::vector<double> start_s;           ///< bucket start, s from the trace start
+  std::vector<std::string> queues;       ///< ClusterQueues, sorted by name
+  std::vector<std::string> resources;    ///< resources of `used`, sorted by name
+  /// used[resource][queue][bucket]: time-average amount held by the queue's placed pods.
+  std::vector<std::vector<std::vector<double>>> used;
+  /// capacity[resource]: Σ allocatable of the nodes that were up, time-averaged per bucket
+  /// (capacity[resource][bucket]); Σ nominal quota without nodes.
+  std::vector<std::vector<double>> capacity;
+  std::vector<std::vector<double>> pending;      ///< [queue][bucket] time-average pending jobs
+  std::vector<std::vector<double>> share;        ///< [queue][bucket] time-average weighted share
+  std::vector<double> jain;                      ///< [bucket] Jain's index over queues with demand
+  std::vector<std::vector<int64_t>> preemptions;  ///< [queue][bucket] preemptions of its jobs
+};
+
+/// One preemption or eviction, for the timeline.
+struct PreemptionRecord {
+  double time_s = 0;
+  std::string workload;         ///< "namespace/name" of the victim
+  std::string cluster_queue;    ///< the victim's
+  std::string preemptor_queue;  ///< "" for an eviction
+  std::string reason;           ///< Kueue's reason (InClusterQueue, InCohortReclamation, ...)
+};
+
+/// Everything one run measured.
+struct SimulationResult {
+  std::string label;  ///< names the run in comparisons (the cluster file's name)
+  int64_t jobs = 0;
+  int64_t admissions = 0;  ///< readmissions included
+  int64_t completed = 0;
+  int64_t never_admitted = 0;
+  int64_t preemptions = 0;
+  int64_t fault_evictions = 0;
+  int64_t node_failures = 0;
+  int64_t cycles = 0;
+  int64_t instants = 0;     ///< distinct virtual instants processed
+  double makespan_s = 0;    ///< trace start → last finish
+  double unplaced_hours = 0;
+  double avg_jain = 0;      ///< time-average of `series.jain` over buckets with demand
+  std::vector<ResourceHours> totals;             ///< over every queue, sorted by resource
+  std::vector<GroupSummary> groups;              ///< by queue, its total row first, then classes
+  std::vector<FlavorUtilization> utilization;    ///< sorted by (flavor, resource)
+  TimeSeries series;
+  std::vector<PreemptionRecord> preemption_log;  ///< in time order, at most 10,000
+  int64_t preemption_log_dropped = 0;            ///< records past the 10,000th
+};
+
+/// The summary as text tables (what `qm simulate` prints).
+std::string FormatSimulationText(const SimulationResult& result);
+/// One JSON object (keys in docs/simulate.md), ending with a newline.
+std::string FormatSimulationJson(const SimulationResult& result);
+/// Several runs of one trace side by side (`qm simulate --compare`): one table per measure with a
+/// column per run.
+std::string FormatComparisonText(std::span<const SimulationResult> runs);
+/// `{"runs": [...]}` with one object per run as `FormatSimulationJson`.
+std::string FormatComparisonJson(std::span<const SimulationResult> runs);
+/// One self-contained HTML page (inline CSS and SVG, no scripts from elsewhere, no network) with
+/// the charts and tables of docs/simulate.md §Report, for one run or a comparison.
+std::string RenderHtmlReport(std::span<const SimulationResult> runs);
+
+}  // namespace qm::sim
+
+#endif  // QM_SIM_SIM_RESULT_H_

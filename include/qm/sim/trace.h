@@ -1,0 +1,111 @@
+// Workload traces for the simulator (docs/trace-format.md): one job per CSV row, read and written
+// here, generated synthetically by `GenerateTrace`, or converted from a Kueue performance generator
+// configuration (perf_config.h).
+//
+//   QM_ASSIGN_OR_RETURN(qm::sim::Trace trace, qm::sim::ReadTraceFile("jobs.csv"));
+//   for (const qm::sim::TraceJob& job : trace.jobs) { ... }   // sorted by (submit, row)
+//
+// A CSV trace has a header naming its columns (any order; unknown columns are an error):
+//   submit        required  when the job is submitted, from the trace start: `90`, `1.5s`, `2h30m`
+//   namespace     one of    the job's namespace
+//   team                    a HyperPod team: namespace `hyperpod-ns-<team>`
+//   queue         optional  the LocalQueue (empty: the namespace's only LocalQueue, or HyperPod's)
+//   priority_class optional a WorkloadPriorityClass name
+//   pod_sets      required  `8x{nvidia.com/gpu=1;cpu=4;memory=32Gi}`, several joined by `+`, each
+//                           optionally named: `launcher:1x{cpu=1}+worker:8x{nvidia.com/gpu=1}`
+//   min_count     optional  partial admission, one entry per pod set joined by `+` (empty: none)
+//   duration      required  run time once started, same syntax as `submit` (> 0)
+//   name          optional  the Workload's name (empty: `job-<row>`); unique per namespace
+// Errors name the file, line and column: `jobs.csv:14: duration: "-3s" must be positive`.
+#ifndef QM_SIM_TRACE_H_
+#define QM_SIM_TRACE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "qm/core/time.h"
+#include "qm/sim/perf_config.h"
+
+namespace qm::sim {
+
+/// One pod set of a job: `count` identical pods with `requests` each.
+struct TracePodSet {
+  std::string name;  ///< "main" for an unnamed single pod set, else `ps<i>` when unnamed
+  int32_t count = 1;
+  std::optional<int32_t> min_count;
+  /// Per-pod requests, resource → amount in base units (CPU in millicores), sorted by resource.
+  std::vector<std::pair<std::string, int64_t>> requests;
+};
+
+/// One job of a trace.
+struct TraceJob {
+  Duration submit;          ///< from the trace start (≥ 0)
+  std::string namespace_;   ///< set when the trace names namespaces
+  std::string team;         ///< set when the trace names HyperPod teams
+  std::string queue;        ///< empty: resolved by the simulator
+  std::string priority_class;
+  std::vector<TracePodSet> pod_sets;
+  Duration duration;        ///< > 0
+  std::string name;         ///< never empty after reading (`job-<row>` when the file has none)
+  int64_t line = 0;         ///< the CSV line it came from (0 when generated)
+};
+
+struct Trace {
+  std::string source;            ///< file name, for errors ("jobs.csv")
+  std::vector<TraceJob> jobs;    ///< sorted by (submit, file order)
+};
+
+/// Reads a CSV trace. InvalidArgument with `file:line: column: message` on bad content, NotFound
+/// when the file cannot be read. Limits that keep huge values from hanging a run: times and
+/// durations ≤ 100 years, counts ≤ 10⁶ pods per pod set, ≤ 8 pod sets per job.
+absl::StatusOr<Trace> ReadTraceFile(const std::string& path);
+absl::StatusOr<Trace> ReadTraceString(std::string_view csv, std::string_view source_name);
+/// Reads a trace file, or a Kueue performance generator configuration (detected by content: a YAML
+/// document with `workloadsSets`/`queuesSets`) converted by `TraceFromPerfConfig`.
+absl::StatusOr<Trace> ReadTraceOrPerfConfigFile(const std::string& path);
+
+/// The CSV text of `trace` (every column, header first); `ReadTraceString` reads it back equal.
+std::string WriteTrace(const Trace& trace);
+
+/// The workloads a Kueue performance generator configuration creates, as a trace (namespaces and
+/// queue names as perf_replay.h creates them; one pod set `main` of one pod; the template's
+/// requests and runtime).
+Trace TraceFromPerfConfig(const PerfConfig& config);
+
+/// Knobs of the synthetic trace generator (`qm trace generate`).
+struct TraceGeneratorOptions {
+  uint64_t seed = 1;
+  int64_t jobs = 1000;
+  std::vector<std::string> teams = {"team-a", "team-b"};  ///< written as the `team` column
+  /// Team weights of the arrival mix (empty: equal).
+  std::vector<double> team_weights;
+  double arrivals_per_hour = 60;  ///< mean, before the diurnal factor
+  /// Diurnal pattern: the rate is multiplied by 1 + amplitude·sin(2π·(t − 6h)/24h) (0 = flat).
+  double diurnal_amplitude = 0.5;
+  /// Job size in GPUs per job: a bounded power law (Pareto tail) over powers of two 1…max_gpus.
+  int32_t max_gpus = 64;
+  double size_alpha = 1.5;
+  int32_t gpus_per_pod = 8;       ///< jobs larger than this are split into pods of this size
+  int64_t cpu_milli_per_gpu = 4000;
+  int64_t memory_bytes_per_gpu = 32LL << 30;
+  std::string gpu_resource = "nvidia.com/gpu";
+  /// Duration: log-normal with this median and sigma, clamped to [min, max].
+  Duration median_duration = Duration::Seconds(1800);
+  double duration_sigma = 1.5;
+  Duration min_duration = Duration::Seconds(60);
+  Duration max_duration = Duration::Seconds(7 * 24 * 3600);
+  /// Priority class names and their probabilities (empty: no priority class).
+  std::vector<std::pair<std::string, double>> priority_mix;
+};
+
+/// A synthetic trace; the same options give the same trace, byte for byte, on every platform (the
+/// generator uses its own PRNG and distributions, not <random>'s implementation-defined ones).
+absl::StatusOr<Trace> GenerateTrace(const TraceGeneratorOptions& options);
+
+}  // namespace qm::sim
+
+#endif  // QM_SIM_TRACE_H_
