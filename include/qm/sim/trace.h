@@ -3,7 +3,10 @@
 // configuration (perf_config.h).
 //
 //   QM_ASSIGN_OR_RETURN(qm::sim::Trace trace, qm::sim::ReadTraceFile("jobs.csv"));
-//   for (const qm::sim::TraceJob& job : trace.jobs) { ... }   // sorted by (submit, row)
+//   for (const qm::sim::TraceJob& job : trace.jobs) {            // sorted by (submit, row)
+//     std::string_view ns = trace.str(job.namespace_);
+//     for (const qm::sim::TracePodSet& ps : trace.PodSetsOf(job)) { ... }
+//   }
 //
 // A CSV trace has a header naming its columns (any order; unknown columns are an error):
 //   submit        required  when the job is submitted, from the trace start: `90`, `1.5s`, `2h30m`
@@ -22,41 +25,82 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "qm/core/time.h"
 #include "qm/sim/perf_config.h"
 
 namespace qm::sim {
 
-/// One pod set of a job: `count` identical pods with `requests` each.
+/// A trace is stored compactly (10⁶ jobs must fit in well under 100 MB): strings that repeat
+/// (namespaces, teams, queues, classes, pod-set and resource names) are interned once in
+/// `Trace::strings` (id 0 is ""), pod sets and requests live in flat arrays, and job names in one
+/// character blob.
+using StringId = uint32_t;
+
+/// One per-pod request of a pod set.
+struct TraceRequest {
+  StringId resource = 0;
+  int64_t amount = 0;  ///< base units (CPU in millicores)
+};
+
+/// One pod set of a job: `count` identical pods with the requests
+/// `requests[first_request, first_request + request_count)`, sorted by resource name.
 struct TracePodSet {
-  std::string name;  ///< "main" for an unnamed single pod set, else `ps<i>` when unnamed
+  StringId name = 0;       ///< "main" for an unnamed single pod set, else `ps<i>` when unnamed
   int32_t count = 1;
-  std::optional<int32_t> min_count;
-  /// Per-pod requests, resource → amount in base units (CPU in millicores), sorted by resource.
-  std::vector<std::pair<std::string, int64_t>> requests;
+  int32_t min_count = 0;   ///< 0: no partial admission
+  uint32_t first_request = 0;
+  uint32_t request_count = 0;
 };
 
 /// One job of a trace.
 struct TraceJob {
   Duration submit;          ///< from the trace start (≥ 0)
-  std::string namespace_;   ///< set when the trace names namespaces
-  std::string team;         ///< set when the trace names HyperPod teams
-  std::string queue;        ///< empty: resolved by the simulator
-  std::string priority_class;
-  std::vector<TracePodSet> pod_sets;
   Duration duration;        ///< > 0
-  std::string name;         ///< never empty after reading (`job-<row>` when the file has none)
-  int64_t line = 0;         ///< the CSV line it came from (0 when generated)
+  StringId namespace_ = 0;  ///< set when the trace names namespaces
+  StringId team = 0;        ///< set when the trace names HyperPod teams
+  StringId queue = 0;       ///< 0: resolved by the simulator
+  StringId priority_class = 0;
+  uint32_t first_pod_set = 0;
+  uint32_t pod_set_count = 0;
+  uint32_t name_offset = 0;  ///< into `Trace::names`; size 0: named `job-<row>`
+  uint32_t name_size = 0;
+  int64_t row = 0;           ///< 1-based data row in the file (generation order when generated)
+  int64_t line = 0;          ///< the CSV line it came from (0 when generated)
 };
 
-struct Trace {
-  std::string source;            ///< file name, for errors ("jobs.csv")
-  std::vector<TraceJob> jobs;    ///< sorted by (submit, file order)
+class Trace {
+ public:
+  std::string source;  ///< file name, for errors ("jobs.csv")
+  std::vector<TraceJob> jobs;  ///< sorted by (submit, row) once `Finish()` ran
+  std::vector<TracePodSet> pod_sets;
+  std::vector<TraceRequest> requests;
+  std::vector<std::string> strings;  ///< interned; strings[0] == ""
+  std::string names;                 ///< explicit job names, concatenated
+
+  Trace();
+  /// The id of `s`, adding it when new.
+  StringId Intern(std::string_view s);
+  std::string_view str(StringId id) const { return strings[id]; }
+  /// The job's name: its explicit name, else `job-<row>`.
+  std::string JobName(const TraceJob& job) const;
+  std::span<const TracePodSet> PodSetsOf(const TraceJob& job) const {
+    return {pod_sets.data() + job.first_pod_set, job.pod_set_count};
+  }
+  std::span<const TraceRequest> RequestsOf(const TracePodSet& ps) const {
+    return {requests.data() + ps.first_request, ps.request_count};
+  }
+  /// Sorts `jobs` by (submit, row) (stable for equal keys).
+  void Finish();
+
+ private:
+  absl::flat_hash_map<std::string, StringId> index_;
 };
 
 /// Reads a CSV trace. InvalidArgument with `file:line: column: message` on bad content, NotFound
