@@ -26,6 +26,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -50,6 +51,8 @@ struct SimulationInput {
 /// inventory as Kubernetes `Node` objects or a `HyperPodCluster` (`NodesFromInventory`). Errors
 /// name the file and line.
 absl::StatusOr<SimulationInput> LoadCluster(const std::string& path);
+/// The same from text; `source_name` is used in errors and as the label.
+absl::StatusOr<SimulationInput> LoadClusterString(std::string_view yaml, std::string_view source_name);
 
 /// Node failures: a list, and/or seeded random failures.
 struct FaultPlan {
@@ -70,6 +73,7 @@ struct FaultPlan {
 ///   failures: [{node: p5-3, at: 2h, repair: 30m}, ...]
 ///   random: {mtbf: 720h, repair: 1h, seed: 7}
 absl::StatusOr<FaultPlan> ReadFaultFile(const std::string& path);
+absl::StatusOr<FaultPlan> ReadFaultString(std::string_view yaml, std::string_view source_name);
 
 struct SimulationProgress {
   double simulated_s = 0;
