@@ -1,0 +1,60 @@
+// Reading the cluster a simulation runs on (simulator.h `LoadCluster`): queueing objects from a
+// Kueue manifest or HyperPod policies, and nodes from `Node` objects or a `HyperPodCluster`.
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "fmt/format.h"
+#include "qm/core/status.h"
+#include "qm/io/manifest.h"
+#include "qm/sim/placement.h"
+#include "qm/sim/simulator.h"
+
+namespace qm::sim {
+namespace {
+
+absl::StatusOr<SimulationInput> FromManifest(Manifest manifest, std::string_view label) {
+  SimulationInput input;
+  input.label = std::string(label);
+  if (manifest.fair_sharing) input.config.fair_sharing = *manifest.fair_sharing;
+  if (manifest.message_style) input.config.message_style = *manifest.message_style;
+  input.objects.reserve(manifest.objects.size());
+  for (ManifestObject& o : manifest.objects) input.objects.push_back(std::move(o.spec));
+  input.nodes = std::move(manifest.nodes);
+  if (manifest.inventory.has_value()) {
+    if (!input.nodes.empty()) {
+      return absl::InvalidArgumentError(fmt::format(
+          "{}: HyperPodCluster/{}: the cluster has both Node objects and a HyperPodCluster inventory; "
+          "give one of them",
+          manifest.inventory->source, manifest.inventory->name));
+    }
+    absl::StatusOr<std::vector<NodeSpec>> nodes = NodesFromInventory(manifest.inventory->instances);
+    if (!nodes.ok()) {
+      return absl::InvalidArgumentError(fmt::format("{}: HyperPodCluster/{}: {}", manifest.inventory->source,
+                                                    manifest.inventory->name, nodes.status().message()));
+    }
+    input.nodes = *std::move(nodes);
+  }
+  return input;
+}
+
+std::string_view BaseName(std::string_view path) {
+  const size_t slash = path.find_last_of('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+absl::StatusOr<SimulationInput> LoadCluster(const std::string& path) {
+  QM_ASSIGN_OR_RETURN(Manifest manifest, ReadManifestFile(path));
+  return FromManifest(std::move(manifest), BaseName(path));
+}
+
+absl::StatusOr<SimulationInput> LoadClusterString(std::string_view yaml, std::string_view source_name) {
+  QM_ASSIGN_OR_RETURN(Manifest manifest, ReadManifestString(yaml, source_name));
+  return FromManifest(std::move(manifest), BaseName(source_name));
+}
+
+}  // namespace qm::sim

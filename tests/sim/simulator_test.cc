@@ -1,0 +1,290 @@
+// The simulator on small hand-computed cases (docs/simulate.md): waits, placement, borrowing and
+// lending, preemption and lost goodput, node failures, bad input, determinism.
+#include <string>
+
+#include "catch2/catch.hpp"
+#include "qm/sim/sim_result.h"
+#include "qm/sim/simulator.h"
+#include "qm/sim/trace.h"
+
+namespace qm::sim {
+namespace {
+
+constexpr double kHour = 3600.0;
+
+// Two ClusterQueues of 4 GPUs in cohort `all`, team-a → cq-a, team-b → cq-b; reclaim on.
+constexpr const char* kTwoTeams = R"(
+kind: ResourceFlavor
+metadata: {name: gpu}
+spec: {nodeLabels: {pool: gpu}}
+---
+kind: Namespace
+metadata: {name: team-a}
+---
+kind: Namespace
+metadata: {name: team-b}
+---
+kind: WorkloadPriorityClass
+metadata: {name: high}
+value: 1000
+---
+kind: ClusterQueue
+metadata: {name: cq-a}
+spec:
+  cohort: all
+  namespaceSelector: {}
+  preemption: {reclaimWithinCohort: Any}
+  resourceGroups:
+  - coveredResources: [nvidia.com/gpu]
+    flavors: [{name: gpu, resources: [{name: nvidia.com/gpu, nominalQuota: 4}]}]
+---
+kind: ClusterQueue
+metadata: {name: cq-b}
+spec:
+  cohort: all
+  namespaceSelector: {}
+  preemption: {reclaimWithinCohort: Any}
+  resourceGroups:
+  - coveredResources: [nvidia.com/gpu]
+    flavors: [{name: gpu, resources: [{name: nvidia.com/gpu, nominalQuota: 4}]}]
+---
+kind: LocalQueue
+metadata: {namespace: team-a, name: q}
+spec: {clusterQueue: cq-a}
+---
+kind: LocalQueue
+metadata: {namespace: team-b, name: q}
+spec: {clusterQueue: cq-b}
+)";
+
+constexpr const char* kTwoNodes = R"(
+---
+kind: Node
+metadata: {name: n1, labels: {pool: gpu}}
+status: {allocatable: {nvidia.com/gpu: "4", cpu: "32", memory: 128Gi}}
+---
+kind: Node
+metadata: {name: n2, labels: {pool: gpu}}
+status: {allocatable: {nvidia.com/gpu: "4", cpu: "32", memory: 128Gi}}
+)";
+
+SimulationInput Cluster(const std::string& yaml) {
+  absl::StatusOr<SimulationInput> c = LoadClusterString(yaml, "cluster.yaml");
+  INFO(c.status().ToString());
+  REQUIRE(c.ok());
+  return *std::move(c);
+}
+
+Trace Jobs(const std::string& csv) {
+  absl::StatusOr<Trace> t = ReadTraceString(csv, "jobs.csv");
+  INFO(t.status().ToString());
+  REQUIRE(t.ok());
+  return *std::move(t);
+}
+
+SimulationResult Run(const SimulationInput& cluster, const Trace& trace, const FaultPlan& faults = {}) {
+  absl::StatusOr<SimulationResult> r = Simulate(cluster, trace, faults);
+  INFO(r.status().ToString());
+  REQUIRE(r.ok());
+  return *std::move(r);
+}
+
+const GroupSummary& QueueRow(const SimulationResult& r, const std::string& cq) {
+  for (const GroupSummary& g : r.groups) {
+    if (g.cluster_queue == cq && g.priority_class.empty()) return g;
+  }
+  FAIL("no row for " << cq);
+  return r.groups.front();
+}
+
+const ResourceHours& Gpu(const GroupSummary& g) {
+  for (const ResourceHours& h : g.resources) {
+    if (h.resource == "nvidia.com/gpu") return h;
+  }
+  FAIL("no nvidia.com/gpu figures");
+  return g.resources.front();
+}
+
+TEST_CASE("simulate: without nodes, the second job waits for the first's quota", "[sim]") {
+  const SimulationResult r = Run(Cluster(kTwoTeams), Jobs("submit,namespace,pod_sets,duration\n"
+                                                          "0,team-b,1x{nvidia.com/gpu=4},10s\n"
+                                                          "0,team-b,1x{nvidia.com/gpu=4},10s\n"
+                                                          "0,team-a,1x{nvidia.com/gpu=4},10s\n"));
+  // team-a and team-b each hold their own 4 at once; team-b's second job borrows nothing
+  // (team-a uses its 4), so it waits 10 s.
+  const GroupSummary& b = QueueRow(r, "cq-b");
+  CHECK(b.jobs == 2);
+  CHECK(b.completed == 2);
+  CHECK(b.wait.count == 2);
+  CHECK(b.wait.p50 == 0);
+  CHECK(b.wait.max == 10);
+  CHECK(b.wait.mean == 5);
+  CHECK(b.completion.max == 20);
+  CHECK(Gpu(b).used == Approx(2 * 4 * 10 / kHour));
+  CHECK(r.makespan_s == 20);
+  CHECK(r.completed == 3);
+  CHECK(r.preemptions == 0);
+  CHECK(b.wait_quantiles.size() == 101);
+}
+
+TEST_CASE("simulate: a job admitted by quota waits for nodes when no node fits its pods", "[sim]") {
+  // Job 1 takes 3 GPUs on each node; job 2 fits the quota (6 + 2 ≤ 8 with borrowing) but no
+  // node has 2 GPUs free: it waits, admitted but unplaced, until job 1 finishes at 10 s.
+  const SimulationResult r = Run(Cluster(std::string(kTwoTeams) + kTwoNodes),
+                                 Jobs("submit,namespace,pod_sets,duration\n"
+                                      "0,team-a,2x{nvidia.com/gpu=3},10s\n"
+                                      "0,team-a,1x{nvidia.com/gpu=2},10s\n"));
+  const GroupSummary& a = QueueRow(r, "cq-a");
+  CHECK(a.completed == 2);
+  CHECK(a.wait.max == 0);                       // both admitted at once
+  CHECK(a.completion.max == 20);                // the second ran from 10 to 20
+  CHECK(a.unplaced_hours == Approx(10 / kHour));
+  CHECK(r.unplaced_hours == Approx(10 / kHour));
+  CHECK(Gpu(a).used == Approx((6 * 10 + 2 * 10) / kHour));
+  CHECK(Gpu(a).borrowed == Approx((2 * 10 + 0 * 10) / kHour + (4 * 0) / kHour));
+  REQUIRE(!r.utilization.empty());
+  CHECK(r.utilization[0].flavor == "gpu");
+  CHECK(r.utilization[0].capacity == 8);
+}
+
+TEST_CASE("simulate: reclaim preempts the borrower, which loses its progress and reruns", "[sim]") {
+  const SimulationResult r = Run(Cluster(kTwoTeams), Jobs("submit,namespace,pod_sets,duration\n"
+                                                          "0,team-a,1x{nvidia.com/gpu=8},100s\n"
+                                                          "50,team-b,1x{nvidia.com/gpu=4},10s\n"));
+  const GroupSummary& a = QueueRow(r, "cq-a");
+  const GroupSummary& b = QueueRow(r, "cq-b");
+  CHECK(a.preemptions == 1);
+  CHECK(r.preemptions == 1);
+  CHECK(r.admissions == 3);
+  CHECK(b.wait.max == 0);            // admitted at 50 once the borrower stopped
+  CHECK(a.completion.max == 160);    // readmitted at 60, when b finished
+  CHECK(Gpu(a).goodput_lost == Approx(8 * 50 / kHour));
+  CHECK(Gpu(a).used == Approx((8 * 50 + 8 * 100) / kHour));
+  CHECK(Gpu(a).borrowed == Approx((4 * 50 + 4 * 100) / kHour));
+  CHECK(Gpu(b).lent == Approx((4 * 50 + 4 * 100) / kHour));
+  CHECK(Gpu(b).used == Approx(4 * 10 / kHour));
+  REQUIRE(r.preemption_log.size() == 1);
+  CHECK(r.preemption_log[0].time_s == 50);
+  CHECK(r.preemption_log[0].cluster_queue == "cq-a");
+  CHECK(r.preemption_log[0].preemptor_queue == "cq-b");
+  CHECK(r.preemption_log[0].reason == "InCohortReclamation");
+}
+
+TEST_CASE("simulate: a failed node evicts its pods; they run again from the start", "[sim]") {
+  FaultPlan faults;
+  faults.failures.push_back({"n1", Duration::Seconds(30), Duration::Seconds(20)});
+  const SimulationResult r = Run(Cluster(std::string(kTwoTeams) + kTwoNodes),
+                                 Jobs("submit,namespace,pod_sets,duration\n"
+                                      "0,team-a,1x{nvidia.com/gpu=4},100s\n"
+                                      "0,team-b,1x{nvidia.com/gpu=4},100s\n"),
+                                 faults);
+  const GroupSummary& a = QueueRow(r, "cq-a");  // first fit: team-a's pod went to n1
+  const GroupSummary& b = QueueRow(r, "cq-b");
+  CHECK(r.node_failures == 1);
+  CHECK(r.fault_evictions == 1);
+  CHECK(a.evictions == 1);
+  CHECK(b.evictions == 0);
+  CHECK(a.completion.max == 150);  // readmitted at 30, placed when n1 came back at 50
+  CHECK(a.unplaced_hours == Approx(20 / kHour));
+  CHECK(Gpu(a).goodput_lost == Approx(4 * 30 / kHour));
+  CHECK(Gpu(a).used == Approx((4 * 30 + 4 * 100) / kHour));
+  CHECK(b.completion.max == 100);
+}
+
+TEST_CASE("simulate: bad jobs and faults are errors naming the row, and nothing runs", "[sim]") {
+  const SimulationInput cluster = Cluster(std::string(kTwoTeams) + kTwoNodes);
+  auto error = [&](const std::string& csv, const FaultPlan& faults = {}) {
+    absl::StatusOr<SimulationResult> r = Simulate(cluster, Jobs(csv), faults);
+    REQUIRE(!r.ok());
+    return std::string(r.status().message());
+  };
+  const std::string header = "submit,namespace,queue,priority_class,pod_sets,duration\n";
+  CHECK_THAT(error(header + "0,team-a,q,,1x{cpu=1},1s\n0,team-c,q,,1x{cpu=1},1s\n"),
+             Catch::StartsWith("jobs.csv:3: namespace: no LocalQueue in namespace \"team-c\""));
+  CHECK_THAT(error(header + "0,team-a,other,,1x{cpu=1},1s\n"),
+             Catch::StartsWith("jobs.csv:2: queue: LocalQueue \"other\" not found in namespace \"team-a\""));
+  CHECK_THAT(error(header + "0,team-a,q,urgent,1x{cpu=1},1s\n"),
+             Catch::StartsWith("jobs.csv:2: priority_class: \"urgent\" is neither"));
+  FaultPlan faults;
+  faults.failures.push_back({"n9", Duration::Seconds(1), {}});
+  CHECK(error(header + "0,team-a,q,high,1x{cpu=1},1s\n", faults) == "faults: failures[0].node: no node \"n9\" in the cluster");
+}
+
+// Two HyperPod teams on 4 × ml.p5.48xlarge (8 GPUs each), 2 instances of quota each.
+constexpr const char* kHyperPod = R"(
+kind: HyperPodCluster
+metadata: {name: ml-cluster}
+instances: {ml.p5.48xlarge: 4}
+---
+kind: ClusterSchedulerConfig
+metadata: {name: policy}
+cli: "PriorityClasses=[{Name=inference,Weight=90},{Name=training,Weight=70}],FairShare=Enabled"
+---
+kind: ComputeQuota
+metadata: {name: a-quota}
+cli:
+  computeQuotaConfig: "ComputeQuotaResources=[{InstanceType=ml.p5.48xlarge,Count=2}],ResourceSharingConfig={Strategy=LendAndBorrow,BorrowLimit=50},PreemptTeamTasks=LowerPriority"
+  computeQuotaTarget: "TeamName=a,FairShareWeight=1"
+---
+kind: ComputeQuota
+metadata: {name: b-quota}
+cli:
+  computeQuotaConfig: "ComputeQuotaResources=[{InstanceType=ml.p5.48xlarge,Count=2}],ResourceSharingConfig={Strategy=LendAndBorrow,BorrowLimit=50},PreemptTeamTasks=LowerPriority"
+  computeQuotaTarget: "TeamName=b,FairShareWeight=1"
+)";
+
+TEST_CASE("simulate: the same inputs give the same bytes, report included", "[sim]") {
+  TraceGeneratorOptions g;
+  g.seed = 11;
+  g.jobs = 400;
+  g.teams = {"a", "b"};
+  g.max_gpus = 16;
+  g.arrivals_per_hour = 30;
+  g.priority_mix = {{"inference", 0.3}, {"training", 0.7}};
+  absl::StatusOr<Trace> trace = GenerateTrace(g);
+  REQUIRE(trace.ok());
+  const SimulationInput cluster = Cluster(kHyperPod);
+  REQUIRE(cluster.nodes.size() == 4);
+  FaultPlan faults;
+  faults.mtbf = Duration::Seconds(100 * 3600);
+  faults.repair_time = Duration::Seconds(3600);
+  faults.seed = 3;
+  const SimulationResult first = Run(cluster, *trace, faults);
+  const SimulationResult second = Run(cluster, *trace, faults);
+  CHECK(first.completed == 400);
+  CHECK(first.node_failures > 0);
+  CHECK(first.admissions >= 400);
+  CHECK(FormatSimulationJson(first) == FormatSimulationJson(second));
+  CHECK(FormatSimulationText(first) == FormatSimulationText(second));
+  CHECK(RenderHtmlReport({&first, 1}) == RenderHtmlReport({&second, 1}));
+  // A different fault seed changes the run (the seed is used).
+  faults.seed = 4;
+  CHECK(FormatSimulationJson(Run(cluster, *trace, faults)) != FormatSimulationJson(first));
+}
+
+TEST_CASE("fault files: list and random failures, errors with file and line", "[sim]") {
+  absl::StatusOr<FaultPlan> plan = ReadFaultString(
+      "failures:\n- {node: n1, at: 2h, repair: 30m}\n- {node: n2, at: 90s}\nrandom: {mtbf: 720h, repair: 1h, seed: 7}\n",
+      "faults.yaml");
+  REQUIRE(plan.ok());
+  REQUIRE(plan->failures.size() == 2);
+  CHECK(plan->failures[0].at == Duration::Seconds(7200));
+  CHECK(plan->failures[0].repair == Duration::Seconds(1800));
+  CHECK(plan->failures[1].repair == Duration{});
+  CHECK(plan->mtbf == Duration::Seconds(720 * 3600));
+  CHECK(plan->seed == 7);
+  auto error = [](const char* yaml) {
+    absl::StatusOr<FaultPlan> p = ReadFaultString(yaml, "faults.yaml");
+    REQUIRE(!p.ok());
+    return std::string(p.status().message());
+  };
+  CHECK(error("failures:\n- {node: n1, at: -5s}\n") == "faults.yaml:2: failures[0].at: \"-5s\" must be >= 0");
+  CHECK(error("failures:\n- {node: n1, at: soon}\n") ==
+        "faults.yaml:2: failures[0].at: \"soon\" is not a duration (e.g. 90s, 30m, 2h45m)");
+  CHECK_THAT(error("failures:\n- {node: n1, at: 1s, when: 2s}\n"),
+             Catch::StartsWith("faults.yaml:2: failures[0].when: unknown field"));
+  CHECK(error("random: {mtbf: 0s, repair: 1h}\n") == "faults.yaml:1: random.mtbf: \"0s\" must be > 0");
+}
+
+}  // namespace
+}  // namespace qm::sim

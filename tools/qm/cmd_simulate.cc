@@ -1,0 +1,205 @@
+// `qm simulate CLUSTER --trace TRACE`: a trace-driven cluster simulation (docs/simulate.md).
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "args.h"
+#include "command.h"
+#include "fmt/format.h"
+#include "qm/io/time_text.h"
+#include "qm/sim/sim_result.h"
+#include "qm/sim/simulator.h"
+#include "qm/sim/trace.h"
+
+namespace qm::cli {
+namespace {
+
+constexpr OptionSpec kOptions[] = {{"trace", true},   {"faults", true},  {"output", true},
+                                   {"report", true},  {"compare", false}, {"buckets", true},
+                                   {"horizon", true}, {"quiet", false}};
+
+std::string BaseName(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// A progress line on a terminal's stderr, redrawn at most five times a second, only once the run
+// has taken more than a second.
+class ProgressLine {
+ public:
+  explicit ProgressLine(bool enabled) : enabled_(enabled), start_(Clock::now()) {}
+  void Update(const std::string& label, const sim::SimulationProgress& p) {
+    if (!enabled_) return;
+    const auto now = Clock::now();
+    const double elapsed = std::chrono::duration<double>(now - start_).count();
+    if (elapsed < 1.0 || now - last_ < std::chrono::milliseconds(200)) return;
+    last_ = now;
+    const double days = p.simulated_s / 86400.0;
+    std::fprintf(stderr, "\r%s: simulated %.1f days, %lld/%lld jobs done, %.0f jobs/s   ", label.c_str(), days,
+                 static_cast<long long>(p.jobs_done), static_cast<long long>(p.jobs),
+                 static_cast<double>(p.jobs_done) / elapsed);
+    drawn_ = true;
+  }
+  void Done() {
+    if (drawn_) std::fprintf(stderr, "\r\033[K");
+    drawn_ = false;
+    start_ = Clock::now();
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  bool enabled_;
+  bool drawn_ = false;
+  Clock::time_point start_;
+  Clock::time_point last_{};
+};
+
+int RunSimulate(std::span<const std::string> argv) {
+  absl::StatusOr<Args> args = ParseArgs(argv, kOptions);
+  if (!args.ok()) return UsageError(kSimulateCommand, std::string(args.status().message()));
+  if (args->help) {
+    std::cout << kSimulateCommand.help;
+    return 0;
+  }
+  const bool compare = args->Flag("compare");
+  if (args->positional.empty()) return UsageError(kSimulateCommand, "expected a cluster file");
+  if (!compare && args->positional.size() != 1) {
+    return UsageError(kSimulateCommand, "expected one cluster file (use --compare to simulate several)");
+  }
+  if (compare && args->positional.size() < 2) return UsageError(kSimulateCommand, "--compare needs two or more cluster files");
+  const std::optional<std::string> trace_path = args->Value("trace");
+  if (!trace_path) return UsageError(kSimulateCommand, "--trace FILE is required");
+  const std::string output = args->Value("output").value_or("text");
+  if (output != "text" && output != "json") return UsageError(kSimulateCommand, "--output must be text or json");
+
+  sim::SimulationOptions options;
+  if (auto b = args->Value("buckets")) {
+    char* end = nullptr;
+    const long v = std::strtol(b->c_str(), &end, 10);
+    if (end == b->c_str() || *end != '\0' || v < 1 || v > 10000) {
+      return UsageError(kSimulateCommand, "--buckets must be an integer from 1 to 10000");
+    }
+    options.buckets = static_cast<int>(v);
+  }
+  if (auto h = args->Value("horizon")) {
+    absl::StatusOr<Duration> horizon = ParseGoDuration(*h);
+    if (!horizon.ok() || horizon->us <= 0) {
+      return UsageError(kSimulateCommand, fmt::format("--horizon \"{}\" is not a positive duration (e.g. 720h)", *h));
+    }
+    options.horizon = *horizon;
+  }
+
+  absl::StatusOr<sim::Trace> trace = sim::ReadTraceOrPerfConfigFile(*trace_path);
+  if (!trace.ok()) {
+    std::cerr << trace.status().message() << "\n";
+    return 2;
+  }
+  sim::FaultPlan faults;
+  if (auto f = args->Value("faults")) {
+    absl::StatusOr<sim::FaultPlan> plan = sim::ReadFaultFile(*f);
+    if (!plan.ok()) {
+      std::cerr << plan.status().message() << "\n";
+      return 2;
+    }
+    faults = *std::move(plan);
+  }
+  // Every cluster is read before anything is simulated, so a bad file fails fast.
+  std::vector<sim::SimulationInput> clusters;
+  for (const std::string& path : args->positional) {
+    absl::StatusOr<sim::SimulationInput> cluster = sim::LoadCluster(path);
+    if (!cluster.ok()) {
+      std::cerr << cluster.status().message() << "\n";
+      return 2;
+    }
+    clusters.push_back(*std::move(cluster));
+  }
+  // Labels name the runs in comparisons: file names, or paths where two file names are equal.
+  for (size_t i = 0; i < clusters.size(); ++i) {
+    for (size_t j = 0; j < clusters.size(); ++j) {
+      if (i != j && BaseName(args->positional[i]) == BaseName(args->positional[j])) clusters[i].label = args->positional[i];
+    }
+  }
+
+  ProgressLine progress(!args->Flag("quiet") && isatty(STDERR_FILENO) == 1);
+  std::vector<sim::SimulationResult> runs;
+  for (sim::SimulationInput& cluster : clusters) {
+    const std::string label = cluster.label;
+    options.progress_every = 1000;
+    options.progress = [&](const sim::SimulationProgress& p) { progress.Update(label, p); };
+    absl::StatusOr<sim::SimulationResult> result = sim::Simulate(cluster, *trace, faults, options);
+    progress.Done();
+    if (!result.ok()) {
+      std::cerr << result.status().message() << "\n";
+      return result.status().code() == absl::StatusCode::kInvalidArgument ? 2 : 1;
+    }
+    runs.push_back(*std::move(result));
+  }
+
+  if (auto report = args->Value("report")) {
+    std::ofstream out(*report, std::ios::binary);
+    out << sim::RenderHtmlReport(runs);
+    out.close();
+    if (!out) {
+      std::cerr << "qm simulate: cannot write " << *report << "\n";
+      return 2;
+    }
+  }
+  if (compare) {
+    std::cout << (output == "json" ? sim::FormatComparisonJson(runs) : sim::FormatComparisonText(runs));
+  } else {
+    std::cout << (output == "json" ? sim::FormatSimulationJson(runs[0]) : sim::FormatSimulationText(runs[0]));
+  }
+  return 0;
+}
+
+}  // namespace
+
+const Command kSimulateCommand = {
+    "simulate",
+    "Simulate a cluster and its policies over a workload trace",
+    R"(Usage: qm simulate CLUSTER --trace TRACE [--faults FILE] [--output text|json]
+                   [--report FILE.html] [--buckets N] [--horizon DURATION] [--quiet]
+       qm simulate --compare CLUSTER_A CLUSTER_B ... --trace TRACE [options]
+
+Runs the jobs of TRACE on the cluster in virtual time, through the same engine a
+host embeds: jobs are submitted at their submit times, admitted by Kueue's rules
+(quotas, cohorts, borrowing and lending, fair sharing, priorities, preemption),
+placed on nodes gang-wise, run for their duration, and finish. Preempted or
+evicted jobs lose their progress and run again from the start when readmitted.
+Same inputs, same output, byte for byte.
+
+CLUSTER is a YAML file with Kueue objects (ResourceFlavor, ClusterQueue, Cohort,
+LocalQueue, WorkloadPriorityClass, ...) or SageMaker HyperPod policies
+(ClusterSchedulerConfig, ComputeQuota), plus its nodes: Kubernetes Node objects
+or a HyperPodCluster inventory. Without nodes, admitted jobs start at once.
+TRACE is a CSV trace (docs/trace-format.md; `qm trace generate` writes one) or a
+Kueue performance generator configuration.
+
+Prints, per ClusterQueue and priority class: jobs, admissions, wait and
+completion time percentiles, preemptions, node-failure evictions, resource-hours
+used, borrowed, lent and lost to preemption; utilization per flavor and
+resource; fairness (Jain's index). Keys and definitions: docs/simulate.md.
+
+Options:
+  --trace FILE        the workload trace (required)
+  --faults FILE       node failures: a list and/or random failures (docs/simulate.md)
+  --output text|json  summary format (default text)
+  --report FILE       also write a self-contained HTML report with charts
+  --compare           simulate the same trace on every CLUSTER given; one table
+                      side by side (and one report)
+  --buckets N         time-series resolution of the report (default 120)
+  --horizon DURATION  stop at this simulated time (e.g. 720h); default: when every
+                      job has finished or can never run
+  --quiet             no progress line (it is shown only on a terminal anyway)
+
+Exit status: 0 simulated, 1 the simulation failed, 2 bad input or arguments.
+)",
+    RunSimulate,
+};
+
+}  // namespace qm::cli
