@@ -12,6 +12,7 @@ namespace {
 
 // Every subcommand, in the order `qm --help` lists them. Add new ones here.
 const Command* const kCommands[] = {&kCheckCommand, &kRunCommand, &kExplainCommand, &kPerfCommand,
+                                     &kTraceCommand,
                                      &kHyperpodCommand};
 
 const Command* FindCommand(std::string_view name) {
