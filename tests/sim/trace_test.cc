@@ -21,10 +21,18 @@ namespace {
 // (ccache's base_dir), and the test may run from a subdirectory of it.
 std::filesystem::path DataDir() {
   const std::filesystem::path file(__FILE__);
-  std::filesystem::path prefix;
+  if (file.is_absolute()) return file.parent_path() / "data";
+  // Relative: try it from here and from up to three directories up, as given and without its
+  // leading "../" parts (when run from the source tree).
+  std::filesystem::path stripped;
+  for (const auto& part : file)
+    if (!(stripped.empty() && part == "..")) stripped /= part;
+  std::filesystem::path prefix = ".";
   for (int up = 0; up < 4; ++up, prefix /= "..") {
-    const std::filesystem::path dir = (file.is_absolute() ? file : prefix / file).parent_path() / "data";
-    if (std::filesystem::exists(dir / "sample.csv")) return dir;
+    for (const std::filesystem::path& f : {file, stripped}) {
+      const std::filesystem::path dir = (prefix / f).parent_path() / "data";
+      if (std::filesystem::exists(dir / "sample.csv")) return dir;
+    }
   }
   FAIL("tests/sim/data not found from " << file);
   return {};
@@ -109,7 +117,7 @@ TEST_CASE("ParseTraceTime: seconds or units, exact to the microsecond", "[sim][t
         {"0.0000001", "\"0.0000001\" is finer than a microsecond"},
         {"0.0000000000000000001d", "\"0.0000000000000000001d\" is finer than a microsecond"},
         {"36500d1ms", "\"36500d1ms\" is more than 100 years"},
-        {"99999999999999999999999999999999", "\"9999999999999999999999999999999999999999...\" is more than 100 years"},
+        {"99999999999999999999999999999999", "\"99999999999999999999999999999999\" is more than 100 years"},
     };
     for (const auto& [text, message] : cases) {
       INFO(text);
@@ -248,7 +256,6 @@ TEST_CASE("ReadTraceString: every error names file, line and column", "[sim][tra
       {h + "0,a,1x{cpu=1}+,1\n",
        "t.csv:2: pod_sets: \"1x{cpu=1}+\" is not a pod-set list: expected [name:]<count>x{<resource>=<quantity>;...} "
        "joined by '+', e.g. 8x{nvidia.com/gpu=1;cpu=4}"},
-      {h + "0,a,1x{cpu=1,1\n", "t.csv:2: row: 5 values, but the header has 4 columns"},
       {h + "0,a,\"1x{cpu=1\",1\n",
        "t.csv:2: pod_sets: \"1x{cpu=1\" is not a pod-set list: expected [name:]<count>x{<resource>=<quantity>;...} "
        "joined by '+', e.g. 8x{nvidia.com/gpu=1;cpu=4}"},
