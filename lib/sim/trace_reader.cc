@@ -178,12 +178,18 @@ class Reader {
     if (absl::Status st = Header(); !st.ok()) return st;
     // One job per line at most: reserving that many keeps the job array free of growth slack.
     const size_t lines = static_cast<size_t>(std::count(csv_.begin(), csv_.end(), '\n')) + 1;
-    trace_.jobs.reserve(std::min<size_t>(lines, static_cast<size_t>(kMaxTraceJobs)));
+    const size_t expected = std::min<size_t>(lines, static_cast<size_t>(kMaxTraceJobs));
+    trace_.jobs.reserve(expected);
+    job_namespaces_.reserve(expected);
+    // Growing the name set rehashes every name read so far, each a random access: size it once.
+    if (index_[kName] >= 0) names_seen_.reserve(expected);
     while (records_.Next()) {
       if (absl::Status st = Row(); !st.ok()) return st;
     }
     if (!records_.error().empty()) return RecordError();
-    trace_.jobs.shrink_to_fit();
+    // The reservation counted every line: give back the slack only when comments left much of it
+    // unused (shrinking copies every job).
+    if (trace_.jobs.capacity() - trace_.jobs.size() > trace_.jobs.size() / 8) trace_.jobs.shrink_to_fit();
     trace_.Finish();
     return std::move(trace_);
   }
