@@ -24,6 +24,7 @@ extern const Command kExplainCommand;
 extern const Command kPerfCommand;
 extern const Command kHyperpodCommand;
 extern const Command kSimulateCommand;
+extern const Command kTraceCommand;
 
 /// Prints `qm <command>: <message>` and a pointer to the help to stderr; returns 2.
 int UsageError(const Command& command, std::string_view message);

@@ -12,7 +12,7 @@ namespace {
 
 // Every subcommand, in the order `qm --help` lists them. Add new ones here.
 const Command* const kCommands[] = {&kCheckCommand, &kRunCommand, &kExplainCommand, &kPerfCommand,
-                                     &kHyperpodCommand, &kSimulateCommand};
+                                     &kSimulateCommand, &kTraceCommand, &kHyperpodCommand};
 
 const Command* FindCommand(std::string_view name) {
   for (const Command* c : kCommands) {

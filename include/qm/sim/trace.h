@@ -14,6 +14,7 @@
 //   team                    a HyperPod team: namespace `hyperpod-ns-<team>`
 //   queue         optional  the LocalQueue (empty: the namespace's only LocalQueue, or HyperPod's)
 //   priority_class optional a WorkloadPriorityClass name
+//   priority      optional  the Workload's spec.priority (an integer; overrides the class's value)
 //   pod_sets      required  `8x{nvidia.com/gpu=1;cpu=4;memory=32Gi}`, several joined by `+`, each
 //                           optionally named: `launcher:1x{cpu=1}+worker:8x{nvidia.com/gpu=1}`
 //   min_count     optional  partial admission, one entry per pod set joined by `+` (empty: none)
@@ -50,9 +51,11 @@ struct TraceRequest {
 };
 
 /// One pod set of a job: `count` identical pods with the requests
-/// `requests[first_request, first_request + request_count)`, sorted by resource name.
+/// `requests[first_request, first_request + request_count)`, sorted by resource name. Jobs and pod
+/// sets with identical contents share one range of `Trace::pod_sets` / `Trace::requests` (that
+/// keeps a 10⁶-job trace near 80 bytes per job); treat the arrays as read-only.
 struct TracePodSet {
-  StringId name = 0;       ///< "main" for an unnamed single pod set, else `ps<i>` when unnamed
+  StringId name = 0;       ///< "main" for an unnamed single pod set, else `ps<i>` (i from 0) when unnamed
   int32_t count = 1;
   int32_t min_count = 0;   ///< 0: no partial admission
   uint32_t first_request = 0;
@@ -67,6 +70,7 @@ struct TraceJob {
   StringId team = 0;        ///< set when the trace names HyperPod teams
   StringId queue = 0;       ///< 0: resolved by the simulator
   StringId priority_class = 0;
+  std::optional<int32_t> priority;  ///< the Workload's spec.priority when the trace sets one
   uint32_t first_pod_set = 0;
   uint32_t pod_set_count = 0;
   uint32_t name_offset = 0;  ///< into `Trace::names`; size 0: named `job-<row>`
@@ -103,9 +107,25 @@ class Trace {
   absl::flat_hash_map<std::string, StringId> index_;
 };
 
+/// Limits that keep huge values from hanging a run or overflowing the compact arrays.
+inline constexpr Duration kMaxTraceTime = Duration::Seconds(int64_t{36500} * 86400);  ///< 100 years
+inline constexpr int32_t kMaxTracePodCount = 1'000'000;  ///< pods per pod set
+inline constexpr size_t kMaxTracePodSets = 8;            ///< pod sets per job (Kueue's limit)
+inline constexpr size_t kMaxTraceRequests = 64;          ///< resources per pod set
+inline constexpr int64_t kMaxTraceJobs = 100'000'000;    ///< jobs per trace
+inline constexpr size_t kMaxTraceValueSize = 4096;       ///< bytes per CSV value
+
+/// Parses a trace time: a plain number of seconds (`90`, `1.5`), or numbers with units from
+/// largest to smallest, each at most once: `d`, `h`, `m`, `s`, `ms` (`1h30m`, `2.5h`, `250ms`).
+/// Exact to the microsecond (no floating point); a finer amount, a negative value or one above
+/// `kMaxTraceTime` is an InvalidArgument error whose message starts with the quoted text.
+absl::StatusOr<Duration> ParseTraceTime(std::string_view text);
+/// The canonical text of a time ≥ 0: seconds with the fraction only as long as needed (`90`,
+/// `1.5`, `0.000001`); `ParseTraceTime` reads it back exactly.
+std::string FormatTraceTime(Duration d);
+
 /// Reads a CSV trace. InvalidArgument with `file:line: column: message` on bad content, NotFound
-/// when the file cannot be read. Limits that keep huge values from hanging a run: times and
-/// durations ≤ 100 years, counts ≤ 10⁶ pods per pod set, ≤ 8 pod sets per job.
+/// when the file cannot be read. Limits: the `kMaxTrace*` constants above.
 absl::StatusOr<Trace> ReadTraceFile(const std::string& path);
 absl::StatusOr<Trace> ReadTraceString(std::string_view csv, std::string_view source_name);
 /// Reads a trace file, or a Kueue performance generator configuration (detected by content: a YAML

@@ -1,0 +1,99 @@
+// Writing traces as CSV (trace.h, docs/trace-format.md §Canonical form).
+#include <iterator>
+#include <string>
+#include <string_view>
+
+#include "fmt/format.h"
+#include "qm/core/quantity_text.h"
+#include "qm/sim/trace.h"
+
+namespace qm::sim {
+namespace {
+
+// Appends `value`, quoted when the reader would otherwise split, trim or misread it.
+void AppendValue(std::string& out, std::string_view value) {
+  const bool quote = value.find_first_of(",\"\r\n") != std::string_view::npos ||
+                     (!value.empty() && (value.front() == ' ' || value.front() == '\t' || value.back() == ' ' ||
+                                         value.back() == '\t' || value.front() == '#'));
+  if (!quote) {
+    out.append(value);
+    return;
+  }
+  out.push_back('"');
+  for (char c : value) {
+    if (c == '"') out.push_back('"');
+    out.push_back(c);
+  }
+  out.push_back('"');
+}
+
+// The pod-set list of a job; names are written only when they differ from the default ones.
+void AppendPodSets(std::string& out, const Trace& trace, const TraceJob& job) {
+  const auto pod_sets = trace.PodSetsOf(job);
+  for (size_t k = 0; k < pod_sets.size(); ++k) {
+    const TracePodSet& ps = pod_sets[k];
+    if (k > 0) out.push_back('+');
+    const std::string_view name = trace.str(ps.name);
+    const bool default_name = pod_sets.size() == 1 ? name == "main" : name == fmt::format("ps{}", k);
+    if (!default_name) fmt::format_to(std::back_inserter(out), "{}:", name);
+    fmt::format_to(std::back_inserter(out), "{}x{{", ps.count);
+    bool first = true;
+    for (const TraceRequest& r : trace.RequestsOf(ps)) {
+      if (!first) out.push_back(';');
+      first = false;
+      const std::string_view resource = trace.str(r.resource);
+      fmt::format_to(std::back_inserter(out), "{}={}", resource, FormatQuantityForManifest(resource, r.amount));
+    }
+    out.push_back('}');
+  }
+}
+
+}  // namespace
+
+std::string WriteTrace(const Trace& trace) {
+  std::string out = "submit,namespace,team,queue,priority_class,priority,pod_sets,min_count,duration,name\n";
+  out.reserve(out.size() + trace.jobs.size() * 96);
+  std::string cell;
+  for (size_t k = 0; k < trace.jobs.size(); ++k) {
+    const TraceJob& job = trace.jobs[k];
+    out += FormatTraceTime(job.submit);
+    out.push_back(',');
+    AppendValue(out, trace.str(job.namespace_));
+    out.push_back(',');
+    AppendValue(out, trace.str(job.team));
+    out.push_back(',');
+    AppendValue(out, trace.str(job.queue));
+    out.push_back(',');
+    AppendValue(out, trace.str(job.priority_class));
+    out.push_back(',');
+    if (job.priority.has_value()) fmt::format_to(std::back_inserter(out), "{}", *job.priority);
+    out.push_back(',');
+    cell.clear();
+    AppendPodSets(cell, trace, job);
+    AppendValue(out, cell);
+    out.push_back(',');
+    bool any_min = false;
+    for (const TracePodSet& ps : trace.PodSetsOf(job)) any_min = any_min || ps.min_count > 0;
+    if (any_min) {
+      bool first = true;
+      for (const TracePodSet& ps : trace.PodSetsOf(job)) {
+        if (!first) out.push_back('+');
+        first = false;
+        if (ps.min_count > 0) fmt::format_to(std::back_inserter(out), "{}", ps.min_count);
+      }
+    }
+    out.push_back(',');
+    out += FormatTraceTime(job.duration);
+    out.push_back(',');
+    // An unnamed job keeps its name `job-<row>` only if it lands on the same row: else write it.
+    if (job.name_size > 0) {
+      AppendValue(out, std::string_view(trace.names).substr(job.name_offset, job.name_size));
+    } else if (job.row != static_cast<int64_t>(k) + 1) {
+      fmt::format_to(std::back_inserter(out), "job-{}", job.row);
+    }
+    out.push_back('\n');
+  }
+  return out;
+}
+
+}  // namespace qm::sim
