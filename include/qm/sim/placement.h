@@ -22,6 +22,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -41,7 +42,9 @@ struct PodSetDemand {
   std::vector<std::pair<int32_t, int64_t>> requests;
 };
 
-/// Where a workload's pods went: (node index, pod set index, pods), in placement order.
+/// Where a workload's pods went: (node index, pod set index, pods), in placement order. Reusing one
+/// `Placement` across calls (after `clear()`) keeps its buffers, so steady-state placement does not
+/// allocate.
 struct Placement {
   struct Slot {
     int32_t node = 0;
@@ -51,7 +54,16 @@ struct Placement {
   std::vector<Slot> slots;
   /// Pods placed per pod set (may be below the admitted count only down to min_count).
   std::vector<int32_t> placed;
-  void clear() { slots.clear(); placed.clear(); }
+  /// The per-pod requests that were charged to nodes, for `Release`: pod set `i`'s are
+  /// `requests[request_begin[i] .. request_begin[i + 1])` as (pool resource index ≥ 0, amount > 0).
+  std::vector<std::pair<int32_t, int64_t>> requests;
+  std::vector<int32_t> request_begin;
+  void clear() {
+    slots.clear();
+    placed.clear();
+    requests.clear();
+    request_begin.clear();
+  }
 };
 
 class NodePool {
