@@ -339,6 +339,7 @@ std::span<const std::string> NodePool::resources() const { return impl_->resourc
 std::span<const std::string> NodePool::flavors() const { return impl_->flavor_names; }
 
 std::span<const int32_t> NodePool::NodesOfFlavor(int32_t flavor) const {
+  if (flavor < 0 || flavor >= static_cast<int32_t>(impl_->flavor_nodes.size())) return {};
   return impl_->flavor_nodes[static_cast<size_t>(flavor)];
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -239,8 +240,8 @@ TEST_CASE("NodePool: a pod set with several flavors lands on nodes that match al
   d.flavors = {zone_a};
   d.requests = {{pool.ResourceIndex("example.com/fpga"), 5}, {pool.ResourceIndex("cpu"), 4000}};
   REQUIRE(pool.ResourceIndex("example.com/fpga") == -1);
-  REQUIRE(pool.TryPlace({&d, 1}, &where));
-  CHECK(Slots(pool, where) == std::vector<std::tuple<std::string, int32_t, int32_t>>{{"n-2", 0, 1}});
+  REQUIRE(pool.TryPlace({&d, 1}, &where));  // n-0 still has its 4 CPUs (its pods took GPUs only)
+  CHECK(Slots(pool, where) == std::vector<std::tuple<std::string, int32_t, int32_t>>{{"n-0", 0, 1}});
 }
 
 TEST_CASE("NodePool: taints keep a node out of flavors that do not tolerate them", "[sim][placement]") {
@@ -275,7 +276,7 @@ TEST_CASE("NodePool: taints keep a node out of flavors that do not tolerate them
       CHECK(Slots(pool, where) == std::vector<std::tuple<std::string, int32_t, int32_t>>{{"gpu-0", 0, 8}});
     }
   }
-  SECTION("PreferNoSchedule does not keep pods off; an empty flavor matches the cpu node only") {
+  SECTION("PreferNoSchedule keeps no pod off; a flavor without labels matches every node") {
     // Setup: the taint is PreferNoSchedule; flavor `any` has no labels. Expect: `any` matches both
     // nodes; `gpu` (no toleration) matches gpu-0.
     tainted.taints[0].effect = TaintEffect::kPreferNoSchedule;

@@ -13,7 +13,9 @@
 //   if (pool.TryPlace({&d, 1}, &where)) { ... pool.Release(where); }
 //
 // Cost: TryPlace scans the candidate nodes of each pod set's flavor set once (O(nodes × resources)
-// per pod set, pods of one pod set packed per node in one step); Release is O(pods placed).
+// per pod set, pods of one pod set packed per node in one step), after an O(resources) reject when
+// the flavor set's total free amount is too small; Release is O(slots × resources × flavor sets
+// of the node).
 #ifndef QM_SIM_PLACEMENT_H_
 #define QM_SIM_PLACEMENT_H_
 
@@ -35,7 +37,9 @@ namespace qm::sim {
 struct PodSetDemand {
   int32_t count = 0;      ///< pods admitted
   int32_t min_count = 0;  ///< at least this many must be placed (== count for a strict gang)
-  /// The flavors assigned to the pod set's resources (pool flavor indices; duplicates allowed).
+  /// The flavors assigned to the pod set's resources (pool flavor indices; duplicates allowed, any
+  /// order). The pods go only to nodes carrying all of them; empty = any schedulable node; an
+  /// unknown flavor (-1) = no node.
   std::vector<int32_t> flavors;
   /// Per-pod requests (pool resource index, amount). A resource no node has (index -1) is not
   /// limited by nodes: the pod is placed as if it asked for none of it.
@@ -84,14 +88,18 @@ class NodePool {
   int32_t ResourceIndex(std::string_view resource) const;
   std::span<const std::string> resources() const;  ///< index → name
   std::span<const std::string> flavors() const;    ///< index → name
-  /// The nodes a flavor matches (indices, in name order).
+  /// The nodes a flavor matches (indices, in name order; cordoned nodes included, though they
+  /// receive no pods); empty for an unknown flavor.
   std::span<const int32_t> NodesOfFlavor(int32_t flavor) const;
   /// Allocatable and free amount of a resource on a node (0 when the node has none).
   int64_t Allocatable(int32_t node, int32_t resource) const;
   int64_t Free(int32_t node, int32_t resource) const;
   bool IsUp(int32_t node) const;
 
-  /// Places every pod set or nothing; on success fills `out` and takes the capacity.
+  /// Places every pod set or nothing; on success fills `out` and takes the capacity. Pod sets are
+  /// placed in order, each first fit in node-name order; on failure `out` is cleared and every
+  /// free amount is exactly as before. Allocates nothing once `out`'s buffers (and the cache of
+  /// the demand's flavor combination) are warm.
   bool TryPlace(std::span<const PodSetDemand> demand, Placement* out);
   /// Gives back what `TryPlace` took (also for nodes that went down since).
   void Release(const Placement& placement);
