@@ -29,7 +29,8 @@ set(_qm_pc_hyperpod_private quartermaster-text yaml-cpp)
 set(_qm_pc_io_public       quartermaster-hyperpod quartermaster-text quartermaster-engine)
 set(_qm_pc_io_private      yaml-cpp)
 set(_qm_pc_sim_public      ${_qm_pc_core})
-set(_qm_pc_sim_private     quartermaster-engine quartermaster-text yaml-cpp)
+set(_qm_pc_sim_private     quartermaster-io quartermaster-hyperpod quartermaster-engine
+                           quartermaster-text yaml-cpp)
 
 set(QM_PKGCONFIG_DIR ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}" OR IS_ABSOLUTE "${CMAKE_INSTALL_INCLUDEDIR}")

@@ -1,5 +1,6 @@
 #include "qm/io/manifest.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -13,6 +14,29 @@
 #include "text/yaml_load.h"
 
 namespace qm {
+namespace {
+
+// The first node whose name an earlier node has, with both places.
+absl::Status CheckDuplicateNodes(const std::vector<NodeSpec>& nodes) {
+  std::vector<std::pair<std::string_view, size_t>> names;
+  names.reserve(nodes.size());
+  for (size_t i = 0; i < nodes.size(); ++i) names.emplace_back(nodes[i].name, i);
+  std::sort(names.begin(), names.end());
+  size_t worst = nodes.size();
+  size_t first = 0;
+  for (size_t i = 1; i < names.size(); ++i) {
+    if (names[i].first == names[i - 1].first && names[i].second < worst) {
+      worst = names[i].second;
+      first = names[i - 1].second;
+    }
+  }
+  if (worst == nodes.size()) return absl::OkStatus();
+  return absl::InvalidArgumentError(fmt::format("{}: Node/{}: duplicate object (first defined at {})",
+                                                nodes[worst].source, nodes[worst].name,
+                                                nodes[first].source));
+}
+
+}  // namespace
 
 absl::StatusOr<Manifest> ReadManifestString(std::string_view yaml, std::string_view source_name) {
   internal::LoadContext ctx{std::string(source_name)};
@@ -23,7 +47,7 @@ absl::StatusOr<Manifest> ReadManifestString(std::string_view yaml, std::string_v
   try {
     for (const YAML::Node& doc : docs) {
       internal::ReadObjects(internal::Cursor::Root(&ctx, doc), &manifest.objects, &manifest.notes,
-                            &policies);
+                            &policies, &manifest.nodes);
       if (!ctx.ok()) return ctx.status();
     }
   } catch (const YAML::Exception& e) {
@@ -37,9 +61,11 @@ absl::StatusOr<Manifest> ReadManifestString(std::string_view yaml, std::string_v
                             std::make_move_iterator(expansion.objects.end()));
     manifest.fair_sharing = expansion.fair_sharing;
     manifest.message_style = expansion.message_style;
+    manifest.inventory = policies.cluster;
   }
   internal::CheckDuplicates(ctx, manifest.objects);
   if (!ctx.ok()) return ctx.status();
+  QM_RETURN_IF_ERROR(CheckDuplicateNodes(manifest.nodes));
   return manifest;
 }
 

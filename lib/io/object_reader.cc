@@ -43,6 +43,10 @@ constexpr KindInfo kKinds[] = {
      {"kueue.x-k8s.io/v1beta2", "kueue.x-k8s.io/v1beta1", ""}},
 };
 
+// Core/v1 Node: not an engine object (Kueue does not read nodes); read for the simulator only.
+// `object_kind` is unused: only `kind` and `namespaced` matter to `ReadHeader`.
+constexpr KindInfo kNodeKind = {"Node", ObjectKind::kNamespace, false, {"v1", "", ""}};
+
 // Kueue kinds that configure features qm does not model; skipped with a note like foreign kinds.
 constexpr std::string_view kSkippedKueueKinds[] = {
     "AdmissionCheck", "MultiKueueCluster", "MultiKueueConfig", "ProvisioningRequestConfig",
@@ -161,7 +165,8 @@ PriorityClassSpec ReadPriorityClass(const Cursor& c, const ObjectHeader& h) {
 // Reads one object map (not a List) and appends it. Field paths in errors are relative to the
 // object (`spec.queueName`), which the error names anyway.
 void ReadOne(const Cursor& at, std::vector<ManifestObject>* objects,
-             std::vector<std::string>* notes, hyperpod::PolicySet* policies) {
+             std::vector<std::string>* notes, hyperpod::PolicySet* policies,
+             std::vector<NodeSpec>* nodes) {
   const Cursor c(&at.ctx(), at.node(), "", at.line());
   LoadContext& ctx = c.ctx();
   ctx.set_object("");
@@ -178,6 +183,13 @@ void ReadOne(const Cursor& at, std::vector<ManifestObject>* objects,
     // HyperPod policies expand into Kueue objects once the whole list is read.
     ctx.FailRaw(hyperpod::internal::ReadPolicyObject(FromYaml(c.node(), c.line()), ctx.file(),
                                                      policies));
+    return;
+  }
+  if (nodes != nullptr && kind == kNodeKind.kind && (api_version.empty() || api_version == "v1")) {
+    ObjectHeader h;
+    if (!ReadHeader(c, kNodeKind, ApiVersion::kCore, &h)) return;
+    NodeSpec node = ReadNode(c, h, ctx.Where(c.line()));
+    if (ctx.ok()) nodes->push_back(std::move(node));
     return;
   }
   const KindInfo* info = FindKind(kind);
@@ -232,10 +244,11 @@ void ReadOne(const Cursor& at, std::vector<ManifestObject>* objects,
 }  // namespace
 
 void ReadObjects(const Cursor& node, std::vector<ManifestObject>* objects,
-                 std::vector<std::string>* notes, hyperpod::PolicySet* policies) {
+                 std::vector<std::string>* notes, hyperpod::PolicySet* policies,
+                 std::vector<NodeSpec>* nodes) {
   if (node.is_sequence()) {
     for (const Cursor& item : node.Items()) {
-      ReadObjects(item, objects, notes, policies);
+      ReadObjects(item, objects, notes, policies, nodes);
       if (!node.ctx().ok()) return;
     }
     return;
@@ -246,12 +259,12 @@ void ReadObjects(const Cursor& node, std::vector<ManifestObject>* objects,
     if (!items.present()) return;
     if (!items.ExpectSequence()) return;
     for (const Cursor& item : items.Items()) {
-      ReadOne(item, objects, notes, policies);
+      ReadOne(item, objects, notes, policies, nodes);
       if (!node.ctx().ok()) return;
     }
     return;
   }
-  ReadOne(node, objects, notes, policies);
+  ReadOne(node, objects, notes, policies, nodes);
 }
 
 void CheckDuplicates(LoadContext& ctx, const std::vector<ManifestObject>& objects) {
@@ -287,7 +300,14 @@ ResourceFlavorSpec ReadResourceFlavor(const Cursor& c, const ObjectHeader& h) {
   if (!spec.present()) return rf;
   if (!spec.ExpectMap()) return rf;
   rf.node_labels = spec["nodeLabels"].StringMap();
-  for (const Cursor& t : spec["nodeTaints"].Items()) {
+  rf.node_taints = ReadTaints(spec["nodeTaints"]);
+  rf.tolerations = ReadTolerations(spec["tolerations"]);
+  return rf;
+}
+
+std::vector<Taint> ReadTaints(const Cursor& c) {
+  std::vector<Taint> out;
+  for (const Cursor& t : c.Items()) {
     if (!t.ExpectMap()) break;
     Taint taint;
     taint.key = t["key"].RequiredString();
@@ -295,10 +315,9 @@ ResourceFlavorSpec ReadResourceFlavor(const Cursor& c, const ObjectHeader& h) {
     const Cursor effect = t["effect"];
     if (!effect.present()) effect.Fail("is required");
     taint.effect = effect.OptEnum<TaintEffect>(kTaintEffects).value_or(TaintEffect::kNoSchedule);
-    rf.node_taints.push_back(std::move(taint));
+    out.push_back(std::move(taint));
   }
-  rf.tolerations = ReadTolerations(spec["tolerations"]);
-  return rf;
+  return out;
 }
 
 LabelSelector ReadLabelSelector(const Cursor& c) {

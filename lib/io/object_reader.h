@@ -10,6 +10,7 @@
 #include "io/yaml_cursor.h"
 #include "qm/hyperpod/policy.h"
 #include "qm/io/manifest.h"
+#include "qm/model/node.h"
 
 namespace qm::internal {
 
@@ -28,9 +29,12 @@ struct ObjectHeader {
 /// Reads the objects in `node`: one object, a `kind: List`, or a list of objects. Appends to
 /// `objects` (with `source` set) and to `notes` for skipped kinds. Objects of the HyperPod policy
 /// kinds (ClusterSchedulerConfig, ComputeQuota, HyperPodCluster) go to `policies`; the caller
-/// expands them (hyperpod_expand.h). Errors go to `c.ctx()`.
+/// expands them (hyperpod_expand.h). Core/v1 `Node`s go to `nodes` when it is given (manifests,
+/// for the simulator), and are skipped with a note like other foreign kinds when it is null
+/// (scenarios). Errors go to `c.ctx()`.
 void ReadObjects(const Cursor& node, std::vector<ManifestObject>* objects,
-                 std::vector<std::string>* notes, hyperpod::PolicySet* policies);
+                 std::vector<std::string>* notes, hyperpod::PolicySet* policies,
+                 std::vector<NodeSpec>* nodes = nullptr);
 
 /// Reports the first object of `objects` that repeats the kind, namespace and name of an earlier
 /// one.
@@ -42,9 +46,14 @@ ResourceFlavorSpec ReadResourceFlavor(const Cursor& c, const ObjectHeader& h);
 ClusterQueueSpec ReadClusterQueue(const Cursor& c, const ObjectHeader& h);
 CohortSpec ReadCohort(const Cursor& c, const ObjectHeader& h);
 WorkloadSpec ReadWorkload(const Cursor& c, const ObjectHeader& h);
+/// Core/v1 `Node` (node_reader.cc); `source` is the object's "file:line".
+NodeSpec ReadNode(const Cursor& c, const ObjectHeader& h, std::string source);
 
 /// `metav1.LabelSelector` (matchLabels, matchExpressions).
 LabelSelector ReadLabelSelector(const Cursor& c);
+/// `corev1.Taint` list (ResourceFlavor `nodeTaints`, Node `spec.taints`): `key` and `effect`
+/// required.
+std::vector<Taint> ReadTaints(const Cursor& c);
 /// `corev1.Toleration` list.
 std::vector<Toleration> ReadTolerations(const Cursor& c);
 

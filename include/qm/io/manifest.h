@@ -12,7 +12,8 @@
 // the file's other objects, and Workloads in their team namespaces must pass HyperPod's admission
 // policy (qm/hyperpod/governance.h). Input can be a multi-document stream, a
 // `kind: List` (`items:`), or a plain YAML list of objects. Objects of other kinds (Job, Deployment,
-// ConfigMap, ...) are skipped with a note; unknown fields of read kinds are ignored, as the API
+// ConfigMap, ...) are skipped with a note, except core/v1 `Node`s, which are read into
+// `Manifest::nodes` for the simulator (qm/sim/placement.h); unknown fields of read kinds are ignored, as the API
 // server's Kueue would not read them. Each load is all-or-nothing, and every error names the file,
 // line, object and field, e.g.
 //   cluster.yaml:14: ClusterQueue/eng-alpha: spec.resourceGroups[0].flavors[1].resources[0].nominalQuota: "12x" is not a quantity
@@ -29,6 +30,8 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "qm/adapter/engine.h"
+#include "qm/hyperpod/policy.h"
+#include "qm/model/node.h"
 
 namespace qm {
 
@@ -49,6 +52,12 @@ struct Manifest {
   std::optional<FairSharingConfig> fair_sharing;
   /// With HyperPod policies: `MessageStyle::kLegacy`, the wording HyperPod's Kueue uses.
   std::optional<MessageStyle> message_style;
+  /// Core/v1 `Node` objects, in file order, each with its `source`. Read for the simulator only:
+  /// Kueue does not read nodes, and `ApplyManifest` takes only `objects`.
+  std::vector<NodeSpec> nodes;
+  /// The node inventory of a `HyperPodCluster`, when the manifest has one (for the simulator's
+  /// `NodesFromInventory`; its capacity checks already happened in the HyperPod expansion).
+  std::optional<hyperpod::ClusterInventory> inventory;
 };
 
 /// Reads a manifest file. Errors are InvalidArgument (bad content) or NotFound (unreadable file).

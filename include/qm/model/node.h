@@ -20,6 +20,9 @@ struct NodeSpec {
   /// status.allocatable: resource → amount in base units (CPU in millicores), sorted by resource.
   std::vector<std::pair<std::string, int64_t>> allocatable;
   bool unschedulable = false;  ///< spec.unschedulable
+  /// "file:line" the node was read from, prefixed to messages about it; empty for nodes built in
+  /// code.
+  std::string source;
 };
 
 }  // namespace qm

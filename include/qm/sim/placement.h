@@ -13,7 +13,9 @@
 //   if (pool.TryPlace({&d, 1}, &where)) { ... pool.Release(where); }
 //
 // Cost: TryPlace scans the candidate nodes of each pod set's flavor set once (O(nodes × resources)
-// per pod set, pods of one pod set packed per node in one step); Release is O(pods placed).
+// per pod set, pods of one pod set packed per node in one step), after an O(resources) reject when
+// the flavor set's total free amount is too small; Release is O(slots × resources × flavor sets
+// of the node).
 #ifndef QM_SIM_PLACEMENT_H_
 #define QM_SIM_PLACEMENT_H_
 
@@ -22,6 +24,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -34,14 +37,18 @@ namespace qm::sim {
 struct PodSetDemand {
   int32_t count = 0;      ///< pods admitted
   int32_t min_count = 0;  ///< at least this many must be placed (== count for a strict gang)
-  /// The flavors assigned to the pod set's resources (pool flavor indices; duplicates allowed).
+  /// The flavors assigned to the pod set's resources (pool flavor indices; duplicates allowed, any
+  /// order). The pods go only to nodes carrying all of them; empty = any schedulable node; an
+  /// unknown flavor (-1) = no node.
   std::vector<int32_t> flavors;
   /// Per-pod requests (pool resource index, amount). A resource no node has (index -1) is not
   /// limited by nodes: the pod is placed as if it asked for none of it.
   std::vector<std::pair<int32_t, int64_t>> requests;
 };
 
-/// Where a workload's pods went: (node index, pod set index, pods), in placement order.
+/// Where a workload's pods went: (node index, pod set index, pods), in placement order. Reusing one
+/// `Placement` across calls (after `clear()`) keeps its buffers, so steady-state placement does not
+/// allocate.
 struct Placement {
   struct Slot {
     int32_t node = 0;
@@ -51,7 +58,16 @@ struct Placement {
   std::vector<Slot> slots;
   /// Pods placed per pod set (may be below the admitted count only down to min_count).
   std::vector<int32_t> placed;
-  void clear() { slots.clear(); placed.clear(); }
+  /// The per-pod requests that were charged to nodes, for `Release`: pod set `i`'s are
+  /// `requests[request_begin[i] .. request_begin[i + 1])` as (pool resource index ≥ 0, amount > 0).
+  std::vector<std::pair<int32_t, int64_t>> requests;
+  std::vector<int32_t> request_begin;
+  void clear() {
+    slots.clear();
+    placed.clear();
+    requests.clear();
+    request_begin.clear();
+  }
 };
 
 class NodePool {
@@ -72,14 +88,18 @@ class NodePool {
   int32_t ResourceIndex(std::string_view resource) const;
   std::span<const std::string> resources() const;  ///< index → name
   std::span<const std::string> flavors() const;    ///< index → name
-  /// The nodes a flavor matches (indices, in name order).
+  /// The nodes a flavor matches (indices, in name order; cordoned nodes included, though they
+  /// receive no pods); empty for an unknown flavor.
   std::span<const int32_t> NodesOfFlavor(int32_t flavor) const;
   /// Allocatable and free amount of a resource on a node (0 when the node has none).
   int64_t Allocatable(int32_t node, int32_t resource) const;
   int64_t Free(int32_t node, int32_t resource) const;
   bool IsUp(int32_t node) const;
 
-  /// Places every pod set or nothing; on success fills `out` and takes the capacity.
+  /// Places every pod set or nothing; on success fills `out` and takes the capacity. Pod sets are
+  /// placed in order, each first fit in node-name order; on failure `out` is cleared and every
+  /// free amount is exactly as before. Allocates nothing once `out`'s buffers (and the cache of
+  /// the demand's flavor combination) are warm.
   bool TryPlace(std::span<const PodSetDemand> demand, Placement* out);
   /// Gives back what `TryPlace` took (also for nodes that went down since).
   void Release(const Placement& placement);
