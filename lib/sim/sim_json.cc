@@ -1,0 +1,203 @@
+// The JSON forms of a simulation summary (sim_result.h; keys in docs/simulate-output.md §JSON).
+//
+// Written by hand rather than through a document tree: keys come out in the fixed order below,
+// numbers through `JsonNumber` (nine significant digits, never locale-dependent), strings through
+// `JsonString` (quotes, backslashes and control characters escaped; other bytes, UTF-8 included,
+// passed through). One object per line of nesting would make 120-bucket series unreadable, so the
+// output is compact: one line, then a newline.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fmt/format.h"
+#include "qm/sim/sim_result.h"
+#include "sim/sim_format.h"
+#include "text/doc.h"
+
+namespace qm::sim {
+
+namespace {
+using ::qm::internal::JsonString;
+using ::qm::sim::internal::JsonNumber;
+
+// Appends `"key":` after a comma unless the object was just opened.
+class ObjectWriter {
+ public:
+  explicit ObjectWriter(std::string& out) : out_(out) { out_ += '{'; }
+  ~ObjectWriter() { out_ += '}'; }
+  ObjectWriter(const ObjectWriter&) = delete;
+  ObjectWriter& operator=(const ObjectWriter&) = delete;
+
+  std::string& Key(std::string_view key) {
+    if (!first_) out_ += ',';
+    first_ = false;
+    out_ += JsonString(key);
+    out_ += ':';
+    return out_;
+  }
+  void Int(std::string_view key, int64_t v) { Key(key) += fmt::format("{}", v); }
+  void Num(std::string_view key, double v) { Key(key) += JsonNumber(v); }
+  void Str(std::string_view key, std::string_view v) { Key(key) += JsonString(v); }
+
+ private:
+  std::string& out_;
+  bool first_ = true;
+};
+
+template <class T, class Fn>
+void Array(std::string& out, const std::vector<T>& items, Fn write_item) {
+  out += '[';
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += ',';
+    write_item(out, items[i]);
+  }
+  out += ']';
+}
+
+void Number(std::string& out, double v) { out += JsonNumber(v); }
+void Integer(std::string& out, int64_t v) { out += fmt::format("{}", v); }
+void String(std::string& out, const std::string& v) { out += JsonString(v); }
+
+void WriteHours(std::string& out, const ResourceHours& h) {
+  ObjectWriter o(out);
+  o.Str("resource", h.resource);
+  o.Str("unit", DisplayUnit(h.resource));
+  o.Num("used", h.used);
+  o.Num("borrowed", h.borrowed);
+  o.Num("lent", h.lent);
+  o.Num("goodput_lost", h.goodput_lost);
+}
+
+void WritePercentiles(std::string& out, const Percentiles& p) {
+  ObjectWriter o(out);
+  o.Int("count", p.count);
+  o.Num("mean_s", p.mean);
+  o.Num("p50_s", p.p50);
+  o.Num("p90_s", p.p90);
+  o.Num("p99_s", p.p99);
+  o.Num("max_s", p.max);
+}
+
+void WriteGroup(std::string& out, const GroupSummary& g) {
+  ObjectWriter o(out);
+  o.Str("cluster_queue", g.cluster_queue);
+  o.Str("team", g.team);
+  o.Str("priority_class", g.priority_class);
+  o.Int("jobs", g.jobs);
+  o.Int("admitted", g.admitted);
+  o.Int("completed", g.completed);
+  o.Int("never_admitted", g.never_admitted);
+  o.Int("preemptions", g.preemptions);
+  o.Int("evictions", g.evictions);
+  WritePercentiles(o.Key("wait"), g.wait);
+  WritePercentiles(o.Key("completion"), g.completion);
+  o.Num("unplaced_hours", g.unplaced_hours);
+  Array(o.Key("resource_hours"), g.resources, WriteHours);
+  Array(o.Key("wait_quantiles_s"), g.wait_quantiles, Number);
+}
+
+void WriteUtilization(std::string& out, const FlavorUtilization& u) {
+  ObjectWriter o(out);
+  o.Str("flavor", u.flavor);
+  o.Str("resource", u.resource);
+  o.Str("unit", DisplayUnit(u.resource));
+  o.Num("capacity", u.capacity);
+  o.Num("nominal", u.nominal);
+  o.Num("avg_used", u.avg_used);
+  o.Num("avg_admitted", u.avg_admitted);
+  o.Num("utilization", u.utilization);
+}
+
+// `{"<name>": [...], ...}` over parallel name and row vectors; a missing row is written as [].
+template <class Row, class Fn>
+void Keyed(std::string& out, const std::vector<std::string>& names, const std::vector<Row>& rows,
+           Fn write_row) {
+  ObjectWriter o(out);
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i < rows.size()) {
+      write_row(o.Key(names[i]), rows[i]);
+    } else {
+      o.Key(names[i]) += "[]";
+    }
+  }
+}
+
+void WriteSeries(std::string& out, const TimeSeries& s) {
+  auto numbers = [](std::string& o, const std::vector<double>& row) { Array(o, row, Number); };
+  auto integers = [](std::string& o, const std::vector<int64_t>& row) { Array(o, row, Integer); };
+  ObjectWriter o(out);
+  o.Num("bucket_seconds", s.bucket_seconds);
+  Array(o.Key("start_s"), s.start_s, Number);
+  Array(o.Key("queues"), s.queues, String);
+  Array(o.Key("resources"), s.resources, String);
+  Keyed(o.Key("used"), s.resources, s.used,
+        [&](std::string& u, const std::vector<std::vector<double>>& per_queue) {
+          Keyed(u, s.queues, per_queue, numbers);
+        });
+  Keyed(o.Key("capacity"), s.resources, s.capacity, numbers);
+  Keyed(o.Key("pending"), s.queues, s.pending, numbers);
+  Keyed(o.Key("share"), s.queues, s.share, numbers);
+  Array(o.Key("jain"), s.jain, Number);
+  Keyed(o.Key("preemptions"), s.queues, s.preemptions, integers);
+}
+
+void WritePreemption(std::string& out, const PreemptionRecord& p) {
+  ObjectWriter o(out);
+  o.Num("time_s", p.time_s);
+  o.Str("workload", p.workload);
+  o.Str("cluster_queue", p.cluster_queue);
+  o.Str("preemptor_queue", p.preemptor_queue);
+  o.Str("reason", p.reason);
+}
+
+void WriteRun(std::string& out, const SimulationResult& r) {
+  ObjectWriter o(out);
+  o.Str("label", r.label);
+  o.Int("jobs", r.jobs);
+  o.Int("admissions", r.admissions);
+  o.Int("completed", r.completed);
+  o.Int("never_admitted", r.never_admitted);
+  o.Int("preemptions", r.preemptions);
+  o.Int("fault_evictions", r.fault_evictions);
+  o.Int("node_failures", r.node_failures);
+  o.Int("cycles", r.cycles);
+  o.Int("instants", r.instants);
+  o.Num("makespan_s", r.makespan_s);
+  o.Num("unplaced_hours", r.unplaced_hours);
+  o.Num("avg_jain", r.avg_jain);
+  Array(o.Key("resource_hours"), r.totals, WriteHours);
+  Array(o.Key("groups"), r.groups, WriteGroup);
+  Array(o.Key("utilization"), r.utilization, WriteUtilization);
+  WriteSeries(o.Key("series"), r.series);
+  Array(o.Key("preemption_log"), r.preemption_log, WritePreemption);
+  o.Int("preemption_log_dropped", r.preemption_log_dropped);
+}
+
+}  // namespace
+
+std::string FormatSimulationJson(const SimulationResult& result) {
+  std::string out;
+  WriteRun(out, result);
+  out += '\n';
+  return out;
+}
+
+std::string FormatComparisonJson(std::span<const SimulationResult> runs) {
+  std::string out;
+  {
+    ObjectWriter o(out);
+    std::string& list = o.Key("runs");
+    list += '[';
+    for (size_t i = 0; i < runs.size(); ++i) {
+      if (i > 0) list += ',';
+      WriteRun(list, runs[i]);
+    }
+    list += ']';
+  }
+  out += '\n';
+  return out;
+}
+
+}  // namespace qm::sim

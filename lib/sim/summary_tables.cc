@@ -1,0 +1,215 @@
+// The tables of one run (table.h `RunTables`): what `qm simulate` prints and the report shows.
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "fmt/format.h"
+#include "qm/sim/sim_result.h"
+#include "sim/sim_format.h"
+#include "sim/table.h"
+
+namespace qm::sim::internal {
+
+namespace {
+
+// How many windows the "Jain's index over time" table folds the buckets into: enough to show a
+// trend, few enough to read.
+constexpr size_t kJainWindows = 12;
+
+std::string Count(int64_t v) { return fmt::format("{}", v); }
+std::string Seconds(double v) { return Fixed(v, 1); }
+std::string Hours(double v) { return Fixed(v, 2); }
+std::string Ratio(double v) { return Fixed(v, 3); }
+std::string Percent(double v) { return Fixed(v * 100.0, 1); }
+std::string ClassName(const GroupSummary& g) { return g.priority_class.empty() ? "(all)" : g.priority_class; }
+std::string OrDash(const std::string& s) { return s.empty() ? "-" : s; }
+
+Table Overview(const SimulationResult& r) {
+  Table t{.id = "overview", .title = fmt::format("Run {}", OrDash(r.label)),
+          .header = {"measure", "value"}, .text_columns = 1, .rows = {}, .note = {}};
+  t.rows = {
+      {"jobs submitted", Count(r.jobs)},
+      {"admissions (readmissions included)", Count(r.admissions)},
+      {"jobs completed", Count(r.completed)},
+      {"jobs never admitted", Count(r.never_admitted)},
+      {"preemptions", Count(r.preemptions)},
+      {"node-failure evictions", Count(r.fault_evictions)},
+      {"node failures", Count(r.node_failures)},
+      {"scheduling cycles", Count(r.cycles)},
+      {"virtual instants", Count(r.instants)},
+      {"makespan (s)", Seconds(r.makespan_s)},
+      {"admitted but unplaced (job-hours)", Hours(r.unplaced_hours)},
+      {"Jain's index (time average)", Ratio(r.avg_jain)},
+  };
+  return t;
+}
+
+Table Jobs(const SimulationResult& r) {
+  Table t{.id = "jobs",
+          .title = "Jobs by ClusterQueue and priority class (times in s)",
+          .header = {"cluster queue", "team", "class", "jobs", "admitted", "completed", "pending",
+                     "preempted", "evicted", "wait p50", "p90", "p99", "max", "done p50", "p90",
+                     "p99", "max", "unplaced h"},
+          .text_columns = 3, .rows = {}, .note = {}};
+  for (const GroupSummary& g : r.groups) {
+    t.rows.push_back({g.cluster_queue, OrDash(g.team), ClassName(g), Count(g.jobs),
+                      Count(g.admitted), Count(g.completed), Count(g.never_admitted),
+                      Count(g.preemptions), Count(g.evictions), Seconds(g.wait.p50),
+                      Seconds(g.wait.p90), Seconds(g.wait.p99), Seconds(g.wait.max),
+                      Seconds(g.completion.p50), Seconds(g.completion.p90),
+                      Seconds(g.completion.p99), Seconds(g.completion.max),
+                      Hours(g.unplaced_hours)});
+  }
+  if (t.rows.empty()) t.note = "no jobs";
+  return t;
+}
+
+std::vector<std::string> HoursCells(const ResourceHours& h) {
+  return {Hours(h.used), Hours(h.borrowed), Hours(h.lent), Hours(h.goodput_lost)};
+}
+
+Table ResourceHoursTable(const SimulationResult& r) {
+  Table t{.id = "resource-hours",
+          .title = "Resource-hours by ClusterQueue and priority class",
+          .header = {"cluster queue", "class", "resource", "used", "borrowed", "lent",
+                     "goodput lost"},
+          .text_columns = 3, .rows = {}, .note = {}};
+  for (const ResourceHours& h : r.totals) {
+    std::vector<std::string> row = {"(all queues)", "(all)",
+                                    ResourceWithUnit(h.resource, DisplayUnit(h.resource))};
+    for (std::string& cell : HoursCells(h)) row.push_back(std::move(cell));
+    t.rows.push_back(std::move(row));
+  }
+  for (const GroupSummary& g : r.groups) {
+    for (const ResourceHours& h : g.resources) {
+      std::vector<std::string> row = {g.cluster_queue, ClassName(g),
+                                      ResourceWithUnit(h.resource, DisplayUnit(h.resource))};
+      for (std::string& cell : HoursCells(h)) row.push_back(std::move(cell));
+      t.rows.push_back(std::move(row));
+    }
+  }
+  if (t.rows.empty()) t.note = "no resources used";
+  return t;
+}
+
+Table Utilization(const SimulationResult& r) {
+  Table t{.id = "utilization",
+          .title = "Cluster utilization (time averages over the run)",
+          .header = {"flavor", "resource", "capacity", "nominal", "avg used", "avg admitted",
+                     "utilization %"},
+          .text_columns = 2, .rows = {}, .note = {}};
+  for (const FlavorUtilization& u : r.utilization) {
+    t.rows.push_back({u.flavor, ResourceWithUnit(u.resource, DisplayUnit(u.resource)),
+                      Hours(u.capacity), Hours(u.nominal), Hours(u.avg_used),
+                      Hours(u.avg_admitted), Percent(u.utilization)});
+  }
+  if (t.rows.empty()) t.note = "no flavors";
+  return t;
+}
+
+// A bucket has demand when some queue has pending jobs or placed pods in it (the buckets
+// `avg_jain` averages over).
+std::vector<bool> BucketsWithDemand(const TimeSeries& s) {
+  std::vector<bool> demand(s.start_s.size(), false);
+  for (const auto& queue : s.pending) {
+    for (size_t b = 0; b < queue.size() && b < demand.size(); ++b) demand[b] = demand[b] || queue[b] > 0;
+  }
+  for (const auto& resource : s.used) {
+    for (const auto& queue : resource) {
+      for (size_t b = 0; b < queue.size() && b < demand.size(); ++b) demand[b] = demand[b] || queue[b] > 0;
+    }
+  }
+  return demand;
+}
+
+Table Shares(const SimulationResult& r) {
+  const TimeSeries& s = r.series;
+  Table t{.id = "shares",
+          .title = "Weighted share by ClusterQueue (over the time buckets)",
+          .header = {"cluster queue", "mean share", "max share", "preemptions of its jobs"},
+          .text_columns = 1, .rows = {}, .note = {}};
+  for (size_t q = 0; q < s.queues.size(); ++q) {
+    double sum = 0, max = 0;
+    size_t n = 0;
+    if (q < s.share.size()) {
+      for (double v : s.share[q]) {
+        sum += v;
+        max = std::max(max, v);
+        ++n;
+      }
+    }
+    int64_t preempted = 0;
+    if (q < s.preemptions.size()) {
+      for (int64_t v : s.preemptions[q]) preempted += v;
+    }
+    t.rows.push_back({s.queues[q], Ratio(n ? sum / static_cast<double>(n) : 0.0), Ratio(max),
+                      Count(preempted)});
+  }
+  if (t.rows.empty()) t.note = "no time series";
+  return t;
+}
+
+Table JainOverTime(const SimulationResult& r) {
+  const TimeSeries& s = r.series;
+  Table t{.id = "jain",
+          .title = "Jain's index over time (mean over buckets with demand)",
+          .header = {"from (s)", "to (s)", "Jain's index"},
+          .text_columns = 0, .rows = {}, .note = {}};
+  const size_t buckets = std::min(s.start_s.size(), s.jain.size());
+  const std::vector<bool> demand = BucketsWithDemand(s);
+  const size_t windows = std::min(buckets, kJainWindows);
+  for (size_t w = 0; w < windows; ++w) {
+    const size_t begin = w * buckets / windows, end = (w + 1) * buckets / windows;
+    double sum = 0;
+    size_t n = 0;
+    for (size_t b = begin; b < end; ++b) {
+      if (!demand[b]) continue;
+      sum += s.jain[b];
+      ++n;
+    }
+    t.rows.push_back({Seconds(s.start_s[begin]), Seconds(s.start_s[end - 1] + s.bucket_seconds),
+                      n ? Ratio(sum / static_cast<double>(n)) : "-"});
+  }
+  if (t.rows.empty()) t.note = "no time series";
+  return t;
+}
+
+Table Preemptions(const SimulationResult& r) {
+  Table t{.id = "preemptions",
+          .title = "Preemptions and evictions by victim ClusterQueue and reason",
+          .header = {"cluster queue", "reason", "by", "count"},
+          .text_columns = 3, .rows = {}, .note = {}};
+  std::map<std::tuple<std::string, std::string, std::string>, int64_t> counts;
+  for (const PreemptionRecord& p : r.preemption_log) {
+    ++counts[{p.cluster_queue, p.reason, p.preemptor_queue.empty() ? "(eviction)" : p.preemptor_queue}];
+  }
+  for (const auto& [key, n] : counts) {
+    t.rows.push_back({std::get<0>(key), OrDash(std::get<1>(key)), std::get<2>(key), Count(n)});
+  }
+  if (t.rows.empty()) t.note = "no preemptions";
+  if (r.preemption_log_dropped > 0) {
+    t.note = fmt::format("{} more records past the log's limit are not counted here",
+                         r.preemption_log_dropped);
+  }
+  return t;
+}
+
+}  // namespace
+
+std::vector<Table> RunTables(const SimulationResult& result) {
+  std::vector<Table> tables;
+  tables.push_back(Overview(result));
+  tables.push_back(Jobs(result));
+  tables.push_back(ResourceHoursTable(result));
+  tables.push_back(Utilization(result));
+  tables.push_back(Shares(result));
+  tables.push_back(JainOverTime(result));
+  tables.push_back(Preemptions(result));
+  return tables;
+}
+
+}  // namespace qm::sim::internal
