@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "fuzz/targets/engine_checks.h"
 #include "fuzz/targets/targets.h"
 

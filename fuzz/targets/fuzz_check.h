@@ -5,9 +5,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <sstream>
 #include <string>
-
-#include "absl/strings/str_cat.h"
 
 namespace qm::fuzz {
 
@@ -17,12 +16,21 @@ namespace qm::fuzz {
   std::abort();
 }
 
+/// The pieces of a failure message, streamed (absl::StrCat takes no std::string_view here: Debian's
+/// Abseil has its own string_view).
+template <class... Pieces>
+std::string Message(const Pieces&... pieces) {
+  std::ostringstream out;
+  (out << ... << pieces);
+  return out.str();
+}
+
 }  // namespace qm::fuzz
 
 /// `QM_FUZZ_CHECK(cond, "context", value, ...)`: abort with the context when `cond` is false.
 #define QM_FUZZ_CHECK(cond, ...)                                                           \
   do {                                                                                     \
-    if (!(cond)) ::qm::fuzz::FuzzFailure(__FILE__, __LINE__, absl::StrCat(#cond ": ", __VA_ARGS__)); \
+    if (!(cond)) ::qm::fuzz::FuzzFailure(__FILE__, __LINE__, ::qm::fuzz::Message(#cond ": ", __VA_ARGS__)); \
   } while (false)
 
 #endif  // QM_FUZZ_TARGETS_FUZZ_CHECK_H_

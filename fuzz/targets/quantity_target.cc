@@ -3,6 +3,7 @@
 #include <string>
 #include <string_view>
 
+#include "absl/strings/str_cat.h"
 #include "fuzz/targets/fuzz_check.h"
 #include "fuzz/targets/targets.h"
 #include "qm/core/quantity_text.h"

@@ -3,6 +3,7 @@
 #include <string_view>
 #include <variant>
 
+#include "absl/strings/str_cat.h"
 #include "fuzz/targets/engine_checks.h"
 #include "fuzz/targets/targets.h"
 #include "qm/io/scenario.h"

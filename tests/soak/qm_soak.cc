@@ -18,13 +18,15 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include "absl/strings/str_cat.h"
 #include "fuzz/targets/engine_checks.h"
 #include "qm/adapter/engine.h"
-#include "qm/sim/perf_replay.h"
 
 namespace {
 
@@ -89,6 +91,16 @@ qm::WorkloadSpec Job(Rng& rng, uint64_t serial) {
                  {"example.com/gpu", static_cast<int64_t>(rng.Below(3))}};
   w.pod_sets.push_back(ps);
   return w;
+}
+
+// Resident set in bytes from /proc/self/statm (0 when unknown). Read here rather than through
+// qm::sim::CurrentRssBytes so the soak links the engine alone, as an embedding host does.
+int64_t ResidentBytes() {
+  std::ifstream statm("/proc/self/statm");
+  int64_t size_pages = 0;
+  int64_t resident_pages = 0;
+  if (!(statm >> size_pages >> resident_pages)) return 0;
+  return resident_pages * static_cast<int64_t>(sysconf(_SC_PAGESIZE));
 }
 
 int64_t CallsFromEnv() {
@@ -167,7 +179,7 @@ int main() {
     }
 
     qm::fuzz::CheckInvariantsOrDie(engine, absl::StrCat("soak checkpoint ", checkpoint));
-    const int64_t rss = qm::sim::CurrentRssBytes();
+    const int64_t rss = ResidentBytes();
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::printf("%d,%" PRId64 ",%.1f,%.0f,%zu,%.1f\n", checkpoint, calls, seconds, calls / seconds,
