@@ -34,6 +34,7 @@ constexpr const char* kCpu = "cpu";
 constexpr const char* kGpu = "example.com/gpu";
 constexpr int kNameSpace = 48;  // workload names w0..w47 per namespace: collisions on purpose
 constexpr int kMaxCycles = 20;  // per RunUntilStable: keeps each input fast
+constexpr int kMaxSteps = 128;  // host calls per input: keeps each input fast
 
 // Reads the input front to back; past the end every read is 0.
 class ByteReader {
@@ -86,7 +87,10 @@ ClusterQueueSpec QueueFrom(ByteReader& in, int index, int flavors) {
   cq.queueing_strategy = (policy & 1) ? QueueingStrategy::kStrictFIFO : QueueingStrategy::kBestEffortFIFO;
   cq.preemption.within_cluster_queue = static_cast<WithinClusterQueuePolicy>((policy >> 1) % 3);
   cq.preemption.reclaim_within_cohort = static_cast<ReclaimWithinCohortPolicy>((policy >> 3) % 3);
-  if (policy & 0x20) cq.preemption.borrow_within_cohort.policy = BorrowWithinCohortPolicy::kLowerPriority;
+  // Kueue allows borrowWithinCohort only together with reclaimWithinCohort.
+  if ((policy & 0x20) && cq.preemption.reclaim_within_cohort != ReclaimWithinCohortPolicy::kNever) {
+    cq.preemption.borrow_within_cohort.policy = BorrowWithinCohortPolicy::kLowerPriority;
+  }
   if (policy & 0x40) {
     cq.flavor_fungibility.when_can_borrow = FungibilityPolicy::kTryNextFlavor;
   }
@@ -143,7 +147,7 @@ class EventFuzzer {
     QM_FUZZ_CHECK(applied.ok(), "the generated cluster is refused: ", applied.ToString());
     AfterCall("creating the cluster", applied);
 
-    for (int step = 0; !in_.done() && step < 400; ++step) Step();
+    for (int step = 0; !in_.done() && step < kMaxSteps; ++step) Step();
   }
 
  private:
