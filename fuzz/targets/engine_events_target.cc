@@ -230,7 +230,7 @@ class EventFuzzer {
     switch (how % 4) {
       case 0: w.pod_sets[0].count = -1; break;
       case 1: w.pod_sets[0].requests = {{kCpu, -5}}; break;
-      case 2: w.name = "Not A Name"; break;
+      case 2: w.name = "bad/name"; break;  // names must not contain '/'
       default: w.pod_sets.push_back(w.pod_sets[0]); break;  // two pod sets named "main"
     }
     const std::string before = SaveOrDie(*engine_, "before an invalid call");
