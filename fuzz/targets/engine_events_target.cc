@@ -140,6 +140,9 @@ class EventFuzzer {
     for (int i = 0; i < queues; ++i) cluster_.queues.push_back(QueueFrom(in_, i, cluster_.flavors));
     EngineConfig config;
     config.fair_sharing.enabled = (shape & 0x08) != 0;
+#ifdef QM_FUZZ_HAVE_CHECK_INVARIANTS
+    config.check_invariants = true;  // also between the cycles of RunUntilStable
+#endif
     absl::StatusOr<Engine> created = Engine::Create(config);
     QM_FUZZ_CHECK(created.ok(), created.status().ToString());
     engine_ = std::make_unique<Engine>(*std::move(created));
@@ -319,7 +322,11 @@ class EventFuzzer {
 
   void SaveRestore() {
     const std::string saved = SaveOrDie(*engine_, "save/restore");
-    absl::StatusOr<Engine> restored = Engine::Restore(saved);
+    EngineConfig host;
+#ifdef QM_FUZZ_HAVE_CHECK_INVARIANTS
+    host.check_invariants = true;
+#endif
+    absl::StatusOr<Engine> restored = Engine::Restore(saved, host);
     QM_FUZZ_CHECK(restored.ok(), "Restore of Save() failed: ", restored.status().ToString());
     QM_FUZZ_CHECK(SaveOrDie(*restored, "after restore") == saved,
                   "the restored engine saves different bytes");
@@ -394,7 +401,10 @@ class EventFuzzer {
       }
       case 10:
       case 11:
-        engine_->ScheduleCycle();
+        {
+          const absl::Status cycle = engine_->ScheduleCycle().status;
+          QM_FUZZ_CHECK(cycle.ok(), "ScheduleCycle: ", cycle.ToString());
+        }
         AfterCall("ScheduleCycle", absl::OkStatus());
         return;
       case 12:
