@@ -446,6 +446,8 @@ void EngineState::Settle() {
         const NodeIndex n = stack.back();
         stack.pop_back();
         const auto& node = s.tree.node(n);
+        if (quota_changed_cycle.size() <= n) quota_changed_cycle.resize(n + 1, 0);
+        quota_changed_cycle[n] = s.cycle;
         if (node.is_cluster_queue) {
           ClusterQueueState& cq = s.cqs[node.owner];
           if (cq.exists) {

@@ -187,6 +187,9 @@ const CycleResult& Engine::ScheduleCycle() {
     return state_->refused;
   }
   state_->scheduler.Cycle();
+  if (config().check_invariants) {
+    if (absl::Status st = CheckInvariants(); !st.ok()) state_->scheduler.FailCycle(std::move(st));
+  }
   state_->events_in_cycle = true;
   state_->Deliver();
   return state_->scheduler.result();
@@ -199,6 +202,7 @@ int Engine::RunUntilStable(int max_cycles) {
     const CycleResult& r = state_->scheduler.Cycle();
     ++ran;
     state_->events.insert(state_->events.end(), r.events.begin(), r.events.end());
+    if (config().check_invariants && !CheckInvariants().ok()) break;  // the host asks CheckInvariants why
     if (r.settled()) break;
   }
   state_->Deliver();

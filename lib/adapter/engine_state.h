@@ -87,6 +87,16 @@ class EngineState {
   Assignment AdmissionToApi(WorkloadId id) const;
   ClusterQueueStatus QueueStatus(ClusterQueueId id) const;
 
+  // ---- Self-check (invariants.cc) ------------------------------------------------------------
+  /// `Engine::CheckInvariants`: recomputes everything from the workloads and compares.
+  absl::Status CheckInvariants() const;
+  /// Per quota-tree node: the value of `s.cycle` when the quotas or the shape of its tree last
+  /// changed (set by `Settle`). A queue may sit above its limits only because of workloads admitted
+  /// up to then (docs/semantics.md §2: quota updates never evict). Not saved: `Restore` sets
+  /// `quota_floor_cycle` instead, excusing every admission made before the snapshot.
+  std::vector<uint64_t> quota_changed_cycle;
+  uint64_t quota_floor_cycle = 0;
+
   // ---- Helpers --------------------------------------------------------------------------------
   NamespaceId InternNamespace(std::string_view name);
   ClusterQueueId InternClusterQueue(std::string_view name);

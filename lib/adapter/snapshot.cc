@@ -31,8 +31,8 @@ namespace {
 // docs/snapshot-format.md about it (and bump kFormatVersion if old snapshots can no longer be
 // read), then update the size here. Checked on the platform the project is developed on only.
 #if defined(__x86_64__) && defined(__GLIBCXX__) && !defined(_GLIBCXX_DEBUG) && !defined(_LIBCPP_VERSION)
-static_assert(sizeof(EngineConfig) == 152, "EngineConfig changed: update lib/adapter/snapshot.cc");
-static_assert(sizeof(ClusterState) == 1400, "ClusterState changed: update lib/adapter/snapshot.cc");
+static_assert(sizeof(EngineConfig) == 160, "EngineConfig changed: update lib/adapter/snapshot.cc");
+static_assert(sizeof(ClusterState) == 1408, "ClusterState changed: update lib/adapter/snapshot.cc");
 static_assert(sizeof(ClusterQueueState) == 584, "ClusterQueueState changed: update lib/adapter/snapshot.cc");
 static_assert(sizeof(ClusterQueueSpec) == 232, "ClusterQueueSpec changed: update lib/adapter/snapshot.cc");
 static_assert(sizeof(CohortState) == 144, "CohortState changed: update lib/adapter/snapshot.cc");
@@ -696,6 +696,7 @@ absl::Status ReadConfig(Reader& r, const EngineConfig& host, EngineConfig* confi
   QM_RETURN_IF_ERROR(r.Finish("CONF"));
   config->clock = host.clock;
   config->submission_gate = host.submission_gate;
+  config->check_invariants = host.check_invariants;
   if (absl::Status st = ValidateEngineConfig(*config); !st.ok())
     return absl::InvalidArgumentError(fmt::format("snapshot: config: {}", std::string(st.message())));
   return absl::OkStatus();
@@ -1533,6 +1534,7 @@ absl::StatusOr<Engine> Engine::Restore(std::string_view snapshot, const EngineCo
   if (sn::Checksum(payload) != sum) return absl::DataLossError("snapshot: checksum mismatch (the snapshot is corrupted)");
   auto state = std::make_unique<internal::EngineState>(EngineConfig());
   QM_RETURN_IF_ERROR(sn::ReadState(payload, sn::kHeaderSize, host, *state));
+  state->quota_floor_cycle = state->s.cycle;  // the checker cannot know older quota changes
   return Engine(std::move(state));
 }
 

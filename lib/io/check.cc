@@ -130,7 +130,9 @@ CheckSummary CheckScenarios(std::span<const std::string> files,
       }
       continue;
     }
-    const ScenarioResult result = RunScenario(*scenario);
+    ScenarioRunOptions run_options;
+    run_options.check_invariants = options.check_invariants;
+    const ScenarioResult result = RunScenario(*scenario, run_options);
     if (result.passed()) {
       ++sum.passed;
       if (listed != nullptr) {

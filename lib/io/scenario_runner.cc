@@ -23,11 +23,31 @@ namespace {
 
 using internal::SplitWorkloadName;
 
+// `--check-invariants`: the engine's self-check, with the cycle of the step that broke it.
+absl::Status CheckAfterCycle(const Engine& engine, int cycle) {
+  absl::Status st = engine.CheckInvariants();
+  if (st.ok()) return st;
+  return absl::Status(st.code(), fmt::format("invariant violated after cycle {} of the step: {}", cycle,
+                                             std::string(st.message())));
+}
+
 absl::Status Schedule(const ScenarioConfig& config, const ScheduleStep& step, Engine& engine,
-                      StepResult* r) {
+                      StepResult* r, const ScenarioRunOptions& options) {
   if (config.release_evicted_at_next_schedule) engine.ConfirmAllEvicted();
   std::vector<Event> events;
-  if (step.until_stable) {
+  if (step.until_stable && options.check_invariants) {
+    // `RunUntilStable` one cycle at a time (same cycles, same events), checking after each.
+    r->cycles = 0;
+    while (r->cycles < 10000) {
+      const CycleResult& cycle = engine.ScheduleCycle();
+      QM_RETURN_IF_ERROR(cycle.status);
+      ++r->cycles;
+      events.insert(events.end(), cycle.events.begin(), cycle.events.end());
+      const bool settled = cycle.settled();
+      QM_RETURN_IF_ERROR(CheckAfterCycle(engine, r->cycles));
+      if (settled) break;
+    }
+  } else if (step.until_stable) {
     r->cycles = engine.RunUntilStable(10000);
     const std::span<const Event> all = engine.LastEvents();
     events.assign(all.begin(), all.end());
@@ -36,6 +56,7 @@ absl::Status Schedule(const ScenarioConfig& config, const ScheduleStep& step, En
       const CycleResult& cycle = engine.ScheduleCycle();
       QM_RETURN_IF_ERROR(cycle.status);
       events.insert(events.end(), cycle.events.begin(), cycle.events.end());
+      if (options.check_invariants) QM_RETURN_IF_ERROR(CheckAfterCycle(engine, i + 1));
     }
     r->cycles = step.cycles;
   }
@@ -81,9 +102,9 @@ absl::Status Submit(const SubmitStep& step, Engine& engine, StepResult* r) {
 }
 
 absl::Status Execute(const ScenarioConfig& config, const ScenarioStep& step, Engine& engine,
-                     StepResult* r) {
+                     StepResult* r, const ScenarioRunOptions& options) {
   const StepAction& action = step.action;
-  if (const auto* s = std::get_if<ScheduleStep>(&action)) return Schedule(config, *s, engine, r);
+  if (const auto* s = std::get_if<ScheduleStep>(&action)) return Schedule(config, *s, engine, r, options);
   if (const auto* s = std::get_if<ApplyStep>(&action)) return ApplyManifest(engine, s->objects);
   if (const auto* s = std::get_if<SubmitStep>(&action)) return Submit(*s, engine, r);
   if (const auto* s = std::get_if<DeleteStep>(&action)) {
@@ -195,11 +216,18 @@ absl::StatusOr<Engine> MakeScenarioEngine(const Scenario& scenario) {
   return engine;
 }
 
-absl::Status RunScenarioStep(const Scenario& scenario, size_t index, Engine& engine, StepResult* r) {
+absl::Status RunScenarioStep(const Scenario& scenario, size_t index, Engine& engine, StepResult* r,
+                             const ScenarioRunOptions& options) {
   const ScenarioStep& step = scenario.steps.at(index);
   r->action = StepActionName(step.action);
   r->source = step.source;
-  if (absl::Status s = Execute(scenario.config, step, engine, r); !s.ok()) return StepError(scenario, step, index, s);
+  if (absl::Status s = Execute(scenario.config, step, engine, r, options); !s.ok())
+    return StepError(scenario, step, index, s);
+  if (options.check_invariants) {
+    if (absl::Status s = engine.CheckInvariants(); !s.ok())
+      return StepError(scenario, step, index, absl::Status(s.code(), fmt::format("invariant violated after the step: {}",
+                                                                                 std::string(s.message()))));
+  }
   CollectPending(engine, r);
   CollectShares(engine, r);
   if (step.expect.has_value()) {
@@ -209,11 +237,18 @@ absl::Status RunScenarioStep(const Scenario& scenario, size_t index, Engine& eng
   return absl::OkStatus();
 }
 
-ScenarioResult RunScenarioSteps(const Scenario& scenario, Engine& engine) {
+ScenarioResult RunScenarioSteps(const Scenario& scenario, Engine& engine, const ScenarioRunOptions& options) {
   ScenarioResult result;
+  if (options.check_invariants) {
+    if (absl::Status s = engine.CheckInvariants(); !s.ok()) {
+      result.status = absl::Status(s.code(), fmt::format("{}: invariant violated before the first step: {}",
+                                                         scenario.path, std::string(s.message())));
+      return result;
+    }
+  }
   for (size_t i = 0; i < scenario.steps.size(); ++i) {
     StepResult r;
-    result.status = RunScenarioStep(scenario, i, engine, &r);
+    result.status = RunScenarioStep(scenario, i, engine, &r, options);
     result.steps.push_back(std::move(r));
     if (!result.status.ok()) break;
   }
@@ -251,14 +286,14 @@ std::vector<ObjectSpec> FinalObjects(const Scenario& scenario) {
   return out;
 }
 
-ScenarioResult RunScenario(const Scenario& scenario) {
+ScenarioResult RunScenario(const Scenario& scenario, const ScenarioRunOptions& options) {
   absl::StatusOr<Engine> engine = MakeScenarioEngine(scenario);
   if (!engine.ok()) {
     ScenarioResult result;
     result.status = engine.status();
     return result;
   }
-  return RunScenarioSteps(scenario, *engine);
+  return RunScenarioSteps(scenario, *engine, options);
 }
 
 }  // namespace qm

@@ -8,7 +8,7 @@
 namespace qm::cli {
 namespace {
 
-constexpr OptionSpec kOptions[] = {{"known-failures", true}, {"verbose", false}};
+constexpr OptionSpec kOptions[] = {{"known-failures", true}, {"verbose", false}, {"check-invariants", false}};
 
 int RunCheck(std::span<const std::string> argv) {
   absl::StatusOr<Args> args = ParseArgs(argv, kOptions);
@@ -29,6 +29,7 @@ int RunCheck(std::span<const std::string> argv) {
   CheckOptions options;
   options.known_failures = known.has_value() ? &*known : nullptr;
   options.verbose = args->Flag("verbose");
+  options.check_invariants = args->Flag("check-invariants");
   return CheckScenarios(*files, args->positional, options, std::cout).exit_code;
 }
 
@@ -37,7 +38,7 @@ int RunCheck(std::span<const std::string> argv) {
 const Command kCheckCommand = {
     "check",
     "Verify scenario files against their expectations",
-    R"(Usage: qm check PATH... [--known-failures FILE] [--verbose]
+    R"(Usage: qm check PATH... [--known-failures FILE] [--verbose] [--check-invariants]
 
 Runs every scenario file (*.yaml, directories searched recursively, in path order) and compares
 what the engine decides with the file's `expect:` blocks. Prints one line per scenario:
@@ -55,6 +56,9 @@ Options:
                          listed ones must fail (XFAIL), unlisted ones must pass; a listed scenario
                          that passes (XPASS) must be removed from the list.
   --verbose              also print the diff of known failures
+  --check-invariants     after every scheduling cycle and every step, recompute the engine's
+                         state from scratch and compare (Engine::CheckInvariants); a violation
+                         fails the scenario, naming the step and cycle
 
 Exit status: 0 all passed (or the outcome matches the known-failures list), 1 a scenario failed
 (or the outcome does not match the list), 2 a file could not be loaded or bad arguments.

@@ -12,7 +12,8 @@
 namespace qm::cli {
 namespace {
 
-constexpr OptionSpec kOptions[] = {{"output", true}, {"state", false}, {"save", true}, {"restore", true}};
+constexpr OptionSpec kOptions[] = {{"output", true}, {"state", false}, {"save", true}, {"restore", true},
+                                   {"check-invariants", false}};
 
 // The engine a run starts from: the snapshot given with --restore, else the scenario's objects.
 absl::StatusOr<Engine> StartEngine(const Scenario& scenario, const std::optional<std::string>& restore, int* exit_code) {
@@ -64,7 +65,9 @@ int RunRun(std::span<const std::string> argv) {
     std::cerr << engine.status().message() << "\n";
     return start_failure;
   }
-  const ScenarioResult result = RunScenarioSteps(*scenario, *engine);
+  ScenarioRunOptions run_options;
+  run_options.check_invariants = args->Flag("check-invariants");
+  const ScenarioResult result = RunScenarioSteps(*scenario, *engine, run_options);
   bool saved = true;
   if (save.has_value()) {
     if (absl::Status st = SaveEngine(*engine, *save); !st.ok()) {
@@ -87,6 +90,7 @@ const Command kRunCommand = {
     "run",
     "Print what the scheduler decides at each step of a scenario",
     R"(Usage: qm run FILE [--output yaml|json] [--state] [--save SNAPSHOT] [--restore SNAPSHOT]
+              [--check-invariants]
 
 Runs the scenario's steps and prints, per step:
   admitted   workloads that got quota, with their ClusterQueue, flavors, counts, usage and
@@ -104,6 +108,9 @@ Options:
                       (binary, docs/snapshot-format.md); also after a step the engine rejected
   --restore SNAPSHOT  start from the engine saved in SNAPSHOT instead of the scenario's objects,
                       configuration and clock, then run the scenario's steps on it
+  --check-invariants  after every scheduling cycle and every step, recompute the engine's state
+                      from scratch and compare (Engine::CheckInvariants); a violation is an
+                      error of the step (exit status 1), naming the step and cycle
 
 Exit status: 0 the steps ran (whatever the expectations say), 1 the engine rejected an object or
 a step (or --save could not write), 2 the file or the --restore snapshot could not be loaded

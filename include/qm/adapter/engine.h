@@ -105,9 +105,13 @@ struct WorkloadExplanation {
   std::string preemption_message;
 };
 
+class Engine;
 namespace internal {
 class EngineState;
-}
+/// Test-only access to an engine's private state (lib/adapter/invariants.cc), so tests can corrupt
+/// it and check that `Engine::CheckInvariants` notices. Not API: never call it from a host.
+EngineState& EngineStateForTesting(Engine& engine);
+}  // namespace internal
 
 class Engine {
  public:
@@ -238,6 +242,7 @@ class Engine {
   /// (usage of every ClusterQueue and Cohort, borrowed and lent amounts, weighted shares, queue
   /// membership and order, workload states, ids). OK, or Internal naming the first violation.
   /// O(workloads + queues × flavors × resources); for tests, fuzzers and `--check-invariants`.
+  /// With `EngineConfig::check_invariants`, every cycle runs it (docs/engine.md, "Self-check").
   absl::Status CheckInvariants() const;
 
   // ---- Queries: const, leave no trace, answer what the next cycle would decide ---------------
@@ -286,6 +291,7 @@ class Engine {
   explicit Engine(std::unique_ptr<internal::EngineState> state);
   template <class F>
   auto Call(const char* what, F&& work) -> decltype(work());
+  friend internal::EngineState& internal::EngineStateForTesting(Engine& engine);
   std::unique_ptr<internal::EngineState> state_;
 };
 

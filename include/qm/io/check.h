@@ -54,6 +54,8 @@ struct CheckOptions {
   const KnownFailures* known_failures = nullptr;
   /// Print the diff of known failures too.
   bool verbose = false;
+  /// Check the engine's invariants after every cycle and step (`ScenarioRunOptions`).
+  bool check_invariants = false;
 };
 
 struct CheckSummary {

@@ -246,18 +246,27 @@ struct ScenarioResult {
   std::vector<std::string> DiffLines() const;
 };
 
+/// How scenario steps are run.
+struct ScenarioRunOptions {
+  /// Run `Engine::CheckInvariants` once the objects are applied, after every cycle of a `schedule`
+  /// step (`untilStable` included) and after every step; a violation is the step's error, naming
+  /// the step (and the cycle), and the later steps do not run (`qm check|run --check-invariants`).
+  bool check_invariants = false;
+};
+
 /// Builds the engine a scenario starts from: its config, the clock at `config.now`, and the
 /// objects applied in file order (one `Engine::Apply`).
 absl::StatusOr<Engine> MakeScenarioEngine(const Scenario& scenario);
 
 /// Runs the steps of `scenario` on `engine` (from `MakeScenarioEngine`) and compares expectations.
-ScenarioResult RunScenarioSteps(const Scenario& scenario, Engine& engine);
+ScenarioResult RunScenarioSteps(const Scenario& scenario, Engine& engine, const ScenarioRunOptions& options = {});
 /// Runs step `index` alone (what `RunScenarioSteps` does for each step): fills `r` and returns the
 /// step's error, if any (then the later steps should not run).
-absl::Status RunScenarioStep(const Scenario& scenario, size_t index, Engine& engine, StepResult* r);
+absl::Status RunScenarioStep(const Scenario& scenario, size_t index, Engine& engine, StepResult* r,
+                             const ScenarioRunOptions& options = {});
 
 /// `MakeScenarioEngine` + `RunScenarioSteps`.
-ScenarioResult RunScenario(const Scenario& scenario);
+ScenarioResult RunScenario(const Scenario& scenario, const ScenarioRunOptions& options = {});
 
 /// The objects the scenario defines once all its steps ran: `objects`, with every `apply` step's
 /// objects replacing earlier specs of the same object (or added at the end) and `delete`d objects

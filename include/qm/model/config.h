@@ -356,6 +356,11 @@ struct EngineConfig {
   /// The clock stamped on submissions, reservations and evictions. Unset: the engine keeps a
   /// manual clock that starts at the Unix epoch and moves only with `Engine::SetNow`.
   std::function<Time()> clock;
+  /// Self-check: after every cycle (`ScheduleCycle`, each cycle of `RunUntilStable`), run
+  /// `Engine::CheckInvariants`. A violation becomes the cycle's `CycleResult::status` and stops
+  /// `RunUntilStable`. O(state) per cycle: for tests and debugging. Like `clock`, a setting of the
+  /// host: not saved in snapshots (`Engine::Restore` takes it from `host`).
+  bool check_invariants = false;
 };
 
 }  // namespace qm

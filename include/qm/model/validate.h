@@ -208,6 +208,9 @@ inline absl::Status Validate(const WorkloadSpec& w) {
     for (size_t r = 0; r < ps.requests.size(); ++r) {
       if (ps.requests[r].first.empty())
         return FieldError(object, fmt::format("{}.requests[{}]", path, r), "resource name must not be empty");
+      // Kubernetes rejects negative requests; one here would lower usage and admit past quota.
+      if (ps.requests[r].second < 0)
+        return FieldError(object, fmt::format("{}.requests.{}", path, ps.requests[r].first), "must be >= 0");
       for (size_t q = 0; q < r; ++q)
         if (ps.requests[q].first == ps.requests[r].first)
           return FieldError(object, path + ".requests",

@@ -448,7 +448,9 @@ class FlavorAssigner {
       // Least severe per group, then most severe across groups.
       boost::container::small_vector<std::pair<int, NoFitReason>, 4> group_min;
       for (const auto& [g, reason] : ps.nofit_attempts) {
-        auto it = std::find_if(group_min.begin(), group_min.end(), [&](const auto& e) { return e.first == g; });
+        // A copy of the binding: clang 14 (the fuzz build) cannot capture structured bindings.
+        const int group = g;
+        auto it = std::find_if(group_min.begin(), group_min.end(), [&](const auto& e) { return e.first == group; });
         if (it == group_min.end()) group_min.emplace_back(g, reason);
         else it->second = std::min(it->second, reason);
       }

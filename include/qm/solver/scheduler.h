@@ -108,6 +108,8 @@ class Scheduler {
 
   /// The latest cycle's result.
   const CycleResult& result() const { return result_; }
+  /// Marks the latest cycle as failed (the engine's self-check found the state inconsistent).
+  void FailCycle(absl::Status status) { result_.status = std::move(status); }
 
   /// What the next cycle's nomination (docs/semantics.md §4.4, §7) computes for `wl` at the head of `cq`: the
   /// flavor assignment (from where the scan stopped, as the cycle would resume it), partial counts

@@ -1,0 +1,414 @@
+// `Engine::CheckInvariants`: the engine's incremental structures checked against a from-scratch
+// recomputation from the workloads.
+//
+// The checks run in a fixed order and each walks ids in increasing order, so the first violation
+// reported is the same on every run:
+//   1. ids resolve: namespaces, shapes (and their reference counts), queue names, admissions'
+//      ClusterQueues and (flavor, resource) slots, the name index, the free lists;
+//   2. every workload is in exactly one state, consistent with its admission and queue place;
+//   3. pending queues: every key is the workload's current key, each set is sorted, every pending
+//      workload is in exactly one place (an active queue, an inadmissible set or `unqueued`);
+//   4. preemption-candidate sets hold exactly the workloads holding quota, under their current key;
+//   5. the usage of every ClusterQueue is the sum of its admissions;
+//   6. every derived value of the quota tree (cohort usage, subtree, guaranteed and potential
+//      quota, borrowed and lendable sums, heights, dominant shares) equals `QuotaTree::Recompute`;
+//   7. no node is above nominal + borrowing limit (a root: above its quota), unless a workload it
+//      holds was admitted before its quota last changed (quota updates never evict, §2).
+// Nothing is changed; the cost is O(workloads + queued entries + tree nodes × FR slots).
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "adapter/engine_state.h"
+#include "fmt/format.h"
+#include "qm/core/status.h"
+#include "qm/solver/fair_sharing.h"
+
+namespace qm {
+namespace internal {
+namespace {
+
+absl::Status Violation(std::string message) { return absl::InternalError(std::move(message)); }
+
+class Checker {
+ public:
+  explicit Checker(const EngineState& st) : st_(st), s_(st.s) {}
+
+  absl::Status Run() {
+    QM_RETURN_IF_ERROR(CheckIds());
+    QM_RETURN_IF_ERROR(CheckStates());
+    QM_RETURN_IF_ERROR(CheckPendingQueues());
+    QM_RETURN_IF_ERROR(CheckCandidateSets());
+    QM_RETURN_IF_ERROR(CheckClusterQueueUsage());
+    QM_RETURN_IF_ERROR(CheckTree());
+    return CheckLimits();
+  }
+
+ private:
+  // ---- Names for messages ---------------------------------------------------------------------
+
+  std::string Wl(WorkloadId id) const {
+    const WorkloadRecord& w = s_.wl(id);
+    if (w.ns.valid() && w.ns.value < s_.namespaces_names.size())
+      return fmt::format("Workload '{}'", s_.WorkloadName(id));
+    return fmt::format("Workload slot {}", id.value);
+  }
+  std::string Fr(uint32_t f) const {
+    const FrId fr(f);
+    if (f >= s_.catalog.fr_count()) return fmt::format("(slot {})", f);
+    return fmt::format("({}, {})", s_.FlavorName(s_.catalog.FrFlavor(fr)), s_.ResourceName(s_.catalog.FrResource(fr)));
+  }
+  std::string Node(NodeIndex n) const {
+    const QuotaTree::Node& node = s_.tree.node(n);
+    if (node.is_cluster_queue) return fmt::format("ClusterQueue '{}'", s_.cqs[node.owner].name);
+    return fmt::format("Cohort '{}'", s_.cohorts[node.owner].name);
+  }
+  bool InUse(NodeIndex n) const {
+    const QuotaTree::Node& node = s_.tree.node(n);
+    if (node.is_cluster_queue) return node.owner < s_.cqs.size() && s_.cqs[node.owner].exists;
+    return node.owner < s_.cohorts.size() && (s_.cohorts[node.owner].exists || s_.cohorts[node.owner].refs > 0);
+  }
+
+  // ---- 1. Ids ---------------------------------------------------------------------------------
+
+  absl::Status CheckIds() {
+    const uint32_t frs = s_.tree.fr_count();
+    std::vector<uint32_t> shape_refs(s_.shapes.size(), 0);
+    size_t live = 0;
+    for (uint32_t i = 0; i < s_.workloads.size(); ++i) {
+      const WorkloadId id(i);
+      const WorkloadRecord& w = s_.workloads[i];
+      if (w.deleted) {
+        if (w.admission || w.place != QueuePlace::kNone)
+          return Violation(fmt::format("Workload slot {} is deleted but still holds quota or a queue place", i));
+        continue;
+      }
+      ++live;
+      if (!w.ns.valid() || w.ns.value >= s_.namespaces.size() || w.ns.value >= s_.namespaces_names.size())
+        return Violation(fmt::format("Workload slot {}: namespace id {} does not resolve", i, w.ns.value));
+      if (s_.FindWorkload(w.ns, w.name) != id)
+        return Violation(fmt::format("{}: the name index does not map its name to slot {}", Wl(id), i));
+      if (w.shape >= s_.shapes.size())
+        return Violation(fmt::format("{}: pod-set shape {} does not resolve", Wl(id), w.shape));
+      ++shape_refs[w.shape];
+      if (!w.queue_name.valid() || w.queue_name.value >= s_.queue_names.size())
+        return Violation(fmt::format("{}: queue name id {} does not resolve", Wl(id), w.queue_name.value));
+      if (w.preempted_by.valid() && w.preempted_by.value >= s_.workloads.size())
+        return Violation(fmt::format("{}: preemptor slot {} does not resolve", Wl(id), w.preempted_by.value));
+      if (w.queued_in.valid() && (w.queued_in.value >= s_.cqs.size() || !s_.cq(w.queued_in).exists))
+        return Violation(fmt::format("{}: it waits in ClusterQueue id {}, which does not exist", Wl(id), w.queued_in.value));
+      if (w.admission) {
+        const AdmissionRecord& a = *w.admission;
+        if (!a.cluster_queue.valid() || a.cluster_queue.value >= s_.cqs.size() || !s_.cq(a.cluster_queue).exists)
+          return Violation(fmt::format("{}: admitted to ClusterQueue id {}, which does not exist", Wl(id),
+                                       a.cluster_queue.value));
+        for (size_t k = 0; k < a.usage.size(); ++k) {
+          const auto& [fr, v] = a.usage[k];
+          if (!fr.valid() || fr.value >= frs)
+            return Violation(fmt::format("{}: its admission uses FR slot {}, which does not exist", Wl(id), fr.value));
+          if (k > 0 && !(a.usage[k - 1].first < fr))
+            return Violation(fmt::format("{}: its admission's usage is not sorted by FR slot", Wl(id)));
+          if (v < 0) return Violation(fmt::format("{}: its admission holds {} of {}", Wl(id), v, Fr(fr.value)));
+        }
+      }
+    }
+    if (s_.workload_index.size() != live)
+      return Violation(fmt::format("the name index holds {} workloads, {} are live", s_.workload_index.size(), live));
+    std::vector<bool> free_seen(s_.workloads.size(), false);
+    for (WorkloadId id : s_.free_workloads) {
+      if (id.value >= s_.workloads.size() || !s_.wl(id).deleted || free_seen[id.value])
+        return Violation(fmt::format("free workload slot {} is out of range, live or listed twice", id.value));
+      free_seen[id.value] = true;
+    }
+    if (s_.free_workloads.size() != s_.workloads.size() - live)
+      return Violation(fmt::format("{} deleted workload slots, {} on the free list", s_.workloads.size() - live,
+                                   s_.free_workloads.size()));
+    for (uint32_t i = 0; i < s_.shapes.size(); ++i)
+      if (s_.shapes[i].refs != shape_refs[i])
+        return Violation(fmt::format("pod-set shape {} counts {} references, {} workloads use it", i,
+                                     s_.shapes[i].refs, shape_refs[i]));
+    return absl::OkStatus();
+  }
+
+  // ---- 2. States ------------------------------------------------------------------------------
+
+  absl::Status CheckStates() {
+    for (uint32_t i = 0; i < s_.workloads.size(); ++i) {
+      const WorkloadId id(i);
+      const WorkloadRecord& w = s_.workloads[i];
+      if (w.deleted) continue;
+      const bool holds = w.state == WorkloadState::kAdmitted || w.state == WorkloadState::kEvicting;
+      if (holds != (w.admission != nullptr))
+        return Violation(fmt::format("{} is {} but {} an admission", Wl(id), WorkloadStateName(w.state),
+                                     w.admission ? "holds" : "has no"));
+      if (w.admission && w.admission->evicted != (w.state == WorkloadState::kEvicting))
+        return Violation(fmt::format("{} is {} but its admission is {}marked evicted", Wl(id),
+                                     WorkloadStateName(w.state), w.admission->evicted ? "" : "not "));
+      if (w.state != WorkloadState::kPending && (w.place != QueuePlace::kNone || w.queued_in.valid()))
+        return Violation(fmt::format("{} is {} but also waits in a queue", Wl(id), WorkloadStateName(w.state)));
+      if (w.state == WorkloadState::kInactive && w.active)
+        return Violation(fmt::format("{} is Inactive but its spec.active is true", Wl(id)));
+      if (w.state == WorkloadState::kPending) {
+        if (!w.active) return Violation(fmt::format("{} is Pending but its spec.active is false", Wl(id)));
+        if (w.place == QueuePlace::kInflight)
+          return Violation(fmt::format("{} is still marked as popped for a cycle, outside a cycle", Wl(id)));
+        if ((w.place == QueuePlace::kNone) == w.queued_in.valid())
+          return Violation(fmt::format("{}: its queue place and its ClusterQueue disagree", Wl(id)));
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // ---- 3. Pending queues ----------------------------------------------------------------------
+
+  absl::Status CheckPendingSet(ClusterQueueId cq_id, const PendingSet& set, QueuePlace place, const char* what,
+                               std::vector<uint8_t>& seen) {
+    const ClusterQueueState& cq = s_.cq(cq_id);
+    const PendingKey* prev = nullptr;
+    for (const PendingKey& k : set) {
+      if (!k.id.valid() || k.id.value >= s_.workloads.size() || s_.wl(k.id).deleted)
+        return Violation(fmt::format("ClusterQueue '{}' {}: workload slot {} does not resolve", cq.name, what, k.id.value));
+      const WorkloadRecord& w = s_.wl(k.id);
+      const PendingKey now = PendingKeyOf(s_, k.id);
+      if (k.priority != now.priority || k.queue_time_us != now.queue_time_us || k.uid != now.uid || k.seq != now.seq)
+        return Violation(fmt::format("ClusterQueue '{}' {}: {} is keyed by priority {} and queue time {}us, "
+                                     "its record says {} and {}us",
+                                     cq.name, what, Wl(k.id), k.priority, k.queue_time_us, now.priority, now.queue_time_us));
+      if (w.state != WorkloadState::kPending || w.place != place || w.queued_in != cq_id)
+        return Violation(fmt::format("ClusterQueue '{}' {} holds {}, which is {} and not placed there", cq.name, what,
+                                     Wl(k.id), WorkloadStateName(w.state)));
+      if (prev != nullptr && !PendingOrder()(*prev, k))
+        return Violation(fmt::format("ClusterQueue '{}' {} is not sorted: {} comes after {}", cq.name, what, Wl(k.id),
+                                     Wl(prev->id)));
+      if (++seen[k.id.value] > 1) return Violation(fmt::format("{} waits in more than one queue", Wl(k.id)));
+      prev = &k;
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status CheckPendingQueues() {
+    std::vector<uint8_t> seen(s_.workloads.size(), 0);
+    for (uint32_t c = 0; c < s_.cqs.size(); ++c) {
+      const ClusterQueueId cq_id(c);
+      const ClusterQueueState& cq = s_.cq(cq_id);
+      QM_RETURN_IF_ERROR(CheckPendingSet(cq_id, cq.heap, QueuePlace::kActive, "active queue", seen));
+      QM_RETURN_IF_ERROR(CheckPendingSet(cq_id, cq.inadmissible, QueuePlace::kInadmissible, "inadmissible set", seen));
+      if (cq.sticky_preemptor.valid() &&
+          (cq.sticky_preemptor.value >= s_.workloads.size() || s_.wl(cq.sticky_preemptor).deleted))
+        return Violation(fmt::format("ClusterQueue '{}': its sticky preemptor slot {} does not resolve", cq.name,
+                                     cq.sticky_preemptor.value));
+    }
+    for (uint64_t key : s_.unqueued) {
+      const WorkloadId id(static_cast<uint32_t>(key & 0xffffffffu));
+      if (id.value >= s_.workloads.size() || s_.wl(id).deleted)
+        return Violation(fmt::format("unqueued workloads: slot {} does not resolve", id.value));
+      const WorkloadRecord& w = s_.wl(id);
+      if (w.state != WorkloadState::kPending || w.place != QueuePlace::kNone || UnqueuedKey(w, id) != key)
+        return Violation(fmt::format("unqueued workloads hold {}, which is {} or placed elsewhere", Wl(id),
+                                     WorkloadStateName(w.state)));
+      if (++seen[id.value] > 1) return Violation(fmt::format("{} waits in more than one queue", Wl(id)));
+    }
+    for (uint32_t i = 0; i < s_.workloads.size(); ++i) {
+      const WorkloadRecord& w = s_.workloads[i];
+      if (w.deleted || w.state != WorkloadState::kPending || seen[i] == 1) continue;
+      return Violation(fmt::format("{} is Pending but waits in no queue (its place says {})", Wl(WorkloadId(i)),
+                                   w.place == QueuePlace::kNone         ? "unqueued"
+                                   : w.place == QueuePlace::kActive     ? "active queue"
+                                                                        : "inadmissible set"));
+    }
+    return absl::OkStatus();
+  }
+
+  // ---- 4. Candidate sets ----------------------------------------------------------------------
+
+  absl::Status CheckCandidateSet(ClusterQueueId cq_id, const CandidateSet& set, bool evicting,
+                                 std::vector<uint8_t>& seen) {
+    const ClusterQueueState& cq = s_.cq(cq_id);
+    const char* what = evicting ? "evicting set" : "admitted set";
+    const CandidateKey* prev = nullptr;
+    for (const CandidateKey& k : set) {
+      if (!k.id.valid() || k.id.value >= s_.workloads.size() || s_.wl(k.id).deleted)
+        return Violation(fmt::format("ClusterQueue '{}' {}: workload slot {} does not resolve", cq.name, what, k.id.value));
+      const WorkloadRecord& w = s_.wl(k.id);
+      if (!w.admission || w.admission->cluster_queue != cq_id || w.admission->evicted != evicting)
+        return Violation(fmt::format("ClusterQueue '{}' {} holds {}, which is {} and does not belong there", cq.name,
+                                     what, Wl(k.id), WorkloadStateName(w.state)));
+      const CandidateKey now = CandidateKeyOf(s_, k.id);
+      if (k.priority != now.priority || k.reserved_us != now.reserved_us || k.uid != now.uid || k.seq != now.seq)
+        return Violation(fmt::format("ClusterQueue '{}' {}: {} is keyed by priority {} and reservation {}us, "
+                                     "its record says {} and {}us",
+                                     cq.name, what, Wl(k.id), k.priority, k.reserved_us, now.priority, now.reserved_us));
+      if (prev != nullptr && !CandidateOrder()(*prev, k))
+        return Violation(fmt::format("ClusterQueue '{}' {} is not sorted: {} comes after {}", cq.name, what, Wl(k.id),
+                                     Wl(prev->id)));
+      if (++seen[k.id.value] > 1) return Violation(fmt::format("{} is listed twice as holding quota", Wl(k.id)));
+      prev = &k;
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status CheckCandidateSets() {
+    std::vector<uint8_t> seen(s_.workloads.size(), 0);
+    for (uint32_t c = 0; c < s_.cqs.size(); ++c) {
+      QM_RETURN_IF_ERROR(CheckCandidateSet(ClusterQueueId(c), s_.cqs[c].admitted, false, seen));
+      QM_RETURN_IF_ERROR(CheckCandidateSet(ClusterQueueId(c), s_.cqs[c].evicting, true, seen));
+    }
+    for (uint32_t i = 0; i < s_.workloads.size(); ++i) {
+      const WorkloadRecord& w = s_.workloads[i];
+      if (!w.deleted && w.admission && seen[i] == 0)
+        return Violation(fmt::format("{} holds quota in ClusterQueue '{}' but is missing from its {} set",
+                                     Wl(WorkloadId(i)), s_.cq(w.admission->cluster_queue).name,
+                                     w.admission->evicted ? "evicting" : "admitted"));
+    }
+    return absl::OkStatus();
+  }
+
+  // ---- 5. ClusterQueue usage ------------------------------------------------------------------
+
+  absl::Status CheckClusterQueueUsage() {
+    const uint32_t frs = s_.tree.fr_count();
+    held_.assign(s_.cqs.size() * frs, 0);
+    oldest_.assign(s_.cqs.size() * frs, kNever);
+    for (const WorkloadRecord& w : s_.workloads) {
+      if (w.deleted || !w.admission) continue;
+      const AdmissionRecord& a = *w.admission;
+      for (const auto& [fr, v] : a.usage) {
+        const size_t k = a.cluster_queue.value * size_t{frs} + fr.value;
+        held_[k] = AddAmount(held_[k], v);
+        if (v > 0) oldest_[k] = std::min(oldest_[k], a.admitted_cycle);
+      }
+    }
+    for (uint32_t c = 0; c < s_.cqs.size(); ++c) {
+      const ClusterQueueState& cq = s_.cqs[c];
+      if (cq.node == kNoNode) continue;
+      const QuotaTree::Node& node = s_.tree.node(cq.node);
+      for (uint32_t f = 0; f < frs; ++f) {
+        const int64_t held = held_[c * size_t{frs} + f];
+        if (node.fr[f].usage != held)
+          return Violation(fmt::format("ClusterQueue '{}' usage of {} is {} but its admitted workloads hold {}",
+                                       cq.name, Fr(f), node.fr[f].usage, held));
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // ---- 6. Quota tree --------------------------------------------------------------------------
+
+  // Pre-order of the in-use trees, roots in index order and children in their (sorted) order.
+  void CollectTrees() {
+    order_.clear();
+    for (NodeIndex root = 0; root < s_.tree.node_count(); ++root) {
+      if (s_.tree.parent(root) != kNoNode || !InUse(root)) continue;
+      const size_t start = order_.size();
+      order_.push_back(root);
+      for (size_t i = start; i < order_.size(); ++i)
+        for (NodeIndex c : s_.tree.node(order_[i]).children) order_.push_back(c);
+    }
+  }
+
+  absl::Status CompareAmount(NodeIndex n, uint32_t f, const char* what, int64_t got, int64_t want) const {
+    if (got == want) return absl::OkStatus();
+    return Violation(fmt::format("{} {} of {} is {} but a recomputation gives {}", Node(n), what, Fr(f), got, want));
+  }
+
+  absl::Status CheckTree() {
+    CollectTrees();
+    QuotaTree fresh = s_.tree;  // usage of the ClusterQueues was just checked against the workloads
+    for (NodeIndex n : order_)
+      if (s_.tree.parent(n) == kNoNode) fresh.Recompute(n);
+    const auto names_less = [&](ResourceId a, ResourceId b) { return s_.ResourceName(a) < s_.ResourceName(b); };
+    for (NodeIndex n : order_) {
+      const QuotaTree::Node& got = s_.tree.node(n);
+      const QuotaTree::Node& want = fresh.node(n);
+      for (uint32_t f = 0; f < got.fr.size(); ++f) {
+        const FrQuota &g = got.fr[f], &w = want.fr[f];
+        if (!got.is_cluster_queue && g.usage != w.usage)
+          return Violation(fmt::format("Cohort '{}' usage of {} is {} but its members hold {} above their "
+                                       "guaranteed quota",
+                                       s_.cohorts[got.owner].name, Fr(f), g.usage, w.usage));
+        QM_RETURN_IF_ERROR(CompareAmount(n, f, "subtree quota", g.subtree_quota, w.subtree_quota));
+        QM_RETURN_IF_ERROR(CompareAmount(n, f, "guaranteed (non-lendable) quota", g.local_quota, w.local_quota));
+        QM_RETURN_IF_ERROR(CompareAmount(n, f, "potential quota", g.potential, w.potential));
+      }
+      for (uint32_t r = 0; r < got.borrowed.size(); ++r) {
+        const std::string res = r < s_.catalog.resource_count() ? s_.ResourceName(ResourceId(r)) : std::to_string(r);
+        if (got.borrowed[r] != want.borrowed[r])
+          return Violation(fmt::format("{} borrowed amount of {} is {} but a recomputation gives {}", Node(n), res,
+                                       got.borrowed[r], want.borrowed[r]));
+        if (got.potential_sum[r] != want.potential_sum[r])
+          return Violation(fmt::format("{} lendable amount of {} is {} but a recomputation gives {}", Node(n), res,
+                                       got.potential_sum[r], want.potential_sum[r]));
+      }
+      if (got.height != want.height)
+        return Violation(fmt::format("{} height is {} but a recomputation gives {}", Node(n), got.height, want.height));
+      const Share a = s_.tree.DominantShare(n, names_less), b = fresh.DominantShare(n, names_less);
+      if (a.borrowed != b.borrowed || a.lendable != b.lendable || a.weight_milli != b.weight_milli ||
+          a.dominant != b.dominant)
+        return Violation(fmt::format("{} weighted share is {} but a recomputation gives {}", Node(n),
+                                     a.WeightedShareCeil(), b.WeightedShareCeil()));
+    }
+    return absl::OkStatus();
+  }
+
+  // ---- 7. Limits ------------------------------------------------------------------------------
+
+  absl::Status CheckLimits() {
+    const uint32_t frs = s_.tree.fr_count();
+    // The oldest admission (by admitted cycle) each node holds per FR, bottom-up.
+    std::vector<uint64_t> oldest(size_t{s_.tree.node_count()} * frs, kNever);
+    for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
+      const QuotaTree::Node& node = s_.tree.node(*it);
+      uint64_t* mine = &oldest[*it * size_t{frs}];
+      if (node.is_cluster_queue) {
+        std::copy_n(&oldest_[node.owner * size_t{frs}], frs, mine);
+      } else {
+        for (NodeIndex c : node.children)
+          for (uint32_t f = 0; f < frs; ++f) mine[f] = std::min(mine[f], oldest[c * size_t{frs} + f]);
+      }
+    }
+    for (NodeIndex n : order_) {
+      const QuotaTree::Node& node = s_.tree.node(n);
+      const bool root = node.parent == kNoNode;
+      const uint64_t changed = std::max(
+          n < st_.quota_changed_cycle.size() ? st_.quota_changed_cycle[n] : uint64_t{0}, st_.quota_floor_cycle);
+      for (uint32_t f = 0; f < frs; ++f) {
+        const FrQuota& q = node.fr[f];
+        if (!root && q.borrowing_limit == kUnlimited) continue;
+        const int64_t limit = root ? q.subtree_quota : AddAmount(q.subtree_quota, q.borrowing_limit);
+        if (q.usage <= limit) continue;
+        if (oldest[n * size_t{frs} + f] <= changed) continue;  // admitted before the quota shrank
+        if (root)
+          return Violation(fmt::format("{} usage of {} is {}, above its quota {}, though no quota changed since "
+                                       "those workloads were admitted",
+                                       Node(n), Fr(f), q.usage, q.subtree_quota));
+        return Violation(fmt::format("{} usage of {} is {}, above its {} {} + borrowing limit {}, though no quota "
+                                     "changed since those workloads were admitted",
+                                     Node(n), Fr(f), q.usage, node.is_cluster_queue ? "nominal quota" : "quota",
+                                     q.subtree_quota, q.borrowing_limit));
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  static constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
+
+  const EngineState& st_;
+  const ClusterState& s_;
+  std::vector<int64_t> held_;     ///< per (ClusterQueue, FR): Σ of its admissions
+  std::vector<uint64_t> oldest_;  ///< per (ClusterQueue, FR): the earliest admitted cycle holding it
+  std::vector<NodeIndex> order_;  ///< pre-order of the in-use trees
+};
+
+}  // namespace
+
+absl::Status EngineState::CheckInvariants() const { return Checker(*this).Run(); }
+
+EngineState& EngineStateForTesting(Engine& engine) { return *engine.state_; }
+
+}  // namespace internal
+
+absl::Status Engine::CheckInvariants() const { return state_->CheckInvariants(); }
+
+}  // namespace qm
