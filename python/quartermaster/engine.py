@@ -51,7 +51,11 @@ class Event:
 
 @dataclass(frozen=True)
 class CycleResult:
-    """What `schedule_cycle` or `run_until_stable` decided, with the events to act on."""
+    """What `schedule_cycle` or `run_until_stable` decided, with the events to act on.
+
+    ``cycle`` (the cycle's number) and ``pending`` (heads considered and not admitted) are those of
+    `schedule_cycle`'s one cycle; after `run_until_stable` they are 0, and ``admitted`` and
+    ``preempted`` count the events of all the cycles it ran."""
 
     cycle: int
     cycles: int
