@@ -66,7 +66,7 @@ func (e *Engine) check(st C.qm_status) error {
 	if st == C.QM_OK {
 		return nil
 	}
-	return fmt.Errorf("%s: %s", C.GoString(C.qm_status_name(st)), C.GoString(C.qm_engine_last_error(e.h)))
+	return fmt.Errorf("%s: %s", C.GoString(C.qm_status_name(C.int(st))), C.GoString(C.qm_engine_last_error(e.h)))
 }
 
 func (e *Engine) Apply(yaml, source string) error {
@@ -89,7 +89,7 @@ func (e *Engine) Settle() ([]string, error) {
 	out := make([]string, 0, int(n))
 	for i := C.size_t(0); i < n; i++ {
 		ev := C.qm_event_at(events, i)
-		out = append(out, C.GoString(C.qm_event_kind_name(ev.kind))+" "+C.GoString(ev.workload_name))
+		out = append(out, C.GoString(C.qm_event_kind_name(C.int(ev.kind)))+" "+C.GoString(ev.workload_name))
 	}
 	return out, nil
 }

@@ -129,7 +129,7 @@ QM_C_EXPORT int qm_debug_checks(void) {
 #endif
 }
 
-QM_C_EXPORT const char* qm_status_name(qm_status status) {
+QM_C_EXPORT const char* qm_status_name(int status) {
   switch (status) {
     case QM_OK: return "OK";
     case QM_CANCELLED: return "CANCELLED";

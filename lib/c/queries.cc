@@ -201,8 +201,8 @@ using qm::internal::EmitJson;
 
 extern "C" {
 
-QM_C_EXPORT const char* qm_event_kind_name(qm_event_kind kind) {
-  if (static_cast<int>(kind) < 0 || static_cast<int>(kind) > QM_EVENT_DELETED) return "Unknown";
+QM_C_EXPORT const char* qm_event_kind_name(int kind) {
+  if (kind < 0 || kind > QM_EVENT_DELETED) return "Unknown";
   return qm::EventKindName(static_cast<qm::EventKind>(kind));
 }
 

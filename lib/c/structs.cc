@@ -81,7 +81,7 @@ absl::StatusOr<ClusterQueueSpec> ToSpec(const qm_cluster_queue& in) {
     default:
       return absl::InvalidArgumentError(fmt::format(
           "{}: within_cluster_queue: {} is not a qm_within_cluster_queue value", what,
-          static_cast<int>(in.within_cluster_queue)));
+          in.within_cluster_queue));
   }
   switch (in.reclaim_within_cohort) {
     case QM_RECLAIM_NEVER: break;
@@ -92,7 +92,7 @@ absl::StatusOr<ClusterQueueSpec> ToSpec(const qm_cluster_queue& in) {
     default:
       return absl::InvalidArgumentError(fmt::format(
           "{}: reclaim_within_cohort: {} is not a qm_reclaim_within_cohort value", what,
-          static_cast<int>(in.reclaim_within_cohort)));
+          in.reclaim_within_cohort));
   }
   if (in.fair_sharing_weight_milli < 0) {
     return absl::InvalidArgumentError(

@@ -246,7 +246,7 @@ static void TestBadInput(void) {
   CHECK(qm_engine_apply_cluster_queue(e, &cq) == QM_INVALID_ARGUMENT);
   CHECK(strstr(qm_engine_last_error(e), "covered_resources") != NULL);
   cq.covered_resource_count = 0;
-  cq.within_cluster_queue = (qm_within_cluster_queue)42;
+  cq.within_cluster_queue = 42;
   CHECK(qm_engine_apply_cluster_queue(e, &cq) == QM_INVALID_ARGUMENT);
   CHECK(strstr(qm_engine_last_error(e), "within_cluster_queue") != NULL);
   qm_engine_destroy(NULL); /* a no-op */

@@ -95,8 +95,9 @@ QM_C_EXPORT int qm_api_version(void);
 QM_C_EXPORT int qm_debug_checks(void);
 /** 1 when the library includes the simulator (`qm_simulate`), else 0. */
 QM_C_EXPORT int qm_has_simulator(void);
-/** "OK", "INVALID_ARGUMENT", ...; "UNKNOWN_STATUS" for other numbers. Static storage. */
-QM_C_EXPORT const char* qm_status_name(qm_status status);
+/** "OK", "INVALID_ARGUMENT", ... for a `qm_status` value; "UNKNOWN_STATUS" for other numbers.
+ * Static storage. */
+QM_C_EXPORT const char* qm_status_name(int status);
 /** The message of this thread's latest failed call that had no engine to keep it (creation,
  * restore, HyperPod, simulate, or a NULL engine); "" when there is none. Owned by the library,
  * valid until the next call on this thread. */
@@ -187,8 +188,9 @@ typedef struct qm_cluster_queue {
   size_t covered_resource_count;
   const qm_flavor_quotas* flavors; /**< in preference order */
   size_t flavor_count;
-  qm_within_cluster_queue within_cluster_queue;
-  qm_reclaim_within_cohort reclaim_within_cohort;
+  /* Plain ints holding enum values: any other value is QM_INVALID_ARGUMENT, never undefined. */
+  int within_cluster_queue;  /**< a qm_within_cluster_queue value */
+  int reclaim_within_cohort; /**< a qm_reclaim_within_cohort value */
   /** Fair-sharing weight in thousandths; 0 = Kueue's default 1 (1000). Use
    * `qm_engine_apply_yaml` for a weight of exactly 0. */
   int64_t fair_sharing_weight_milli;
@@ -302,8 +304,9 @@ typedef enum qm_event_kind {
   QM_EVENT_DELETED = 7
 } qm_event_kind;
 
-/** "Admitted", "Preempted", ...; static storage. */
-QM_C_EXPORT const char* qm_event_kind_name(qm_event_kind kind);
+/** "Admitted", "Preempted", ... for a `qm_event_kind` value; "Unknown" for other numbers. Static
+ * storage. */
+QM_C_EXPORT const char* qm_event_kind_name(int kind);
 
 /** The flavor one resource of an admitted pod set got. */
 typedef struct qm_flavor_choice {
