@@ -353,7 +353,7 @@ static void TestTwoThreads(void) {
   thrd_join(tb, NULL);
   CHECK(a.other == 0 && b.other == 0);
   CHECK(a.ok + a.busy == 300 && b.ok + b.busy == 300);
-  CHECK(a.ok > 0 && b.ok > 0);
+  CHECK(a.ok + b.ok > 0); /* a call is refused only while another one runs */
   /* The engine still works. */
   char* json = NULL;
   OK(e, qm_engine_cluster_queue_json(e, "team-a", &json));
