@@ -17,6 +17,7 @@ set(_allowed_text "")
 set(_allowed_hyperpod text)
 set(_allowed_io text)
 set(_allowed_sim text)
+set(_allowed_c text)
 
 file(GLOB _folders LIST_DIRECTORIES true RELATIVE ${QM_SOURCE_DIR}/lib ${QM_SOURCE_DIR}/lib/*)
 set(_errors "")

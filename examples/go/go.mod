@@ -1,0 +1,3 @@
+module quartermaster.example/hostloop
+
+go 1.19

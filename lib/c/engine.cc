@@ -1,0 +1,257 @@
+// Engine lifetime, clock, YAML apply, workload operations and scheduling cycles.
+#include <string>
+#include <vector>
+
+#include "c/c_api_internal.h"
+#include "fmt/format.h"
+#include "qm/io/manifest.h"
+
+namespace qm::c {
+namespace {
+
+// "Gate=true,Other=false" (Kueue's --feature-gates) into `gates`.
+absl::Status ParseFeatureGates(std::string_view text, FeatureGates& gates) {
+  while (!text.empty()) {
+    const size_t comma = text.find(',');
+    std::string_view item = text.substr(0, comma);
+    text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    if (item.empty()) continue;
+    const size_t eq = item.find('=');
+    if (eq == std::string_view::npos) {
+      return absl::InvalidArgumentError(
+          fmt::format("feature_gates: '{}' is not Gate=true or Gate=false", item));
+    }
+    const std::string_view name = item.substr(0, eq), value = item.substr(eq + 1);
+    if (value != "true" && value != "false") {
+      return absl::InvalidArgumentError(
+          fmt::format("feature_gates: {}: value '{}' is not true or false", name, value));
+    }
+    if (absl::Status st = gates.Set(name, value == "true"); !st.ok()) {
+      return absl::InvalidArgumentError(fmt::format("feature_gates: {}", std::string(st.message())));
+    }
+  }
+  return gates.Validate();
+}
+
+}  // namespace
+
+absl::StatusOr<EngineConfig> ConfigFromOptions(const qm_engine_options* options) {
+  EngineConfig config;
+  if (options == nullptr) return config;
+  config.fair_sharing.enabled = options->fair_sharing != 0;
+  if (options->legacy_messages != 0) config.message_style = MessageStyle::kLegacy;
+  QM_ASSIGN_OR_RETURN(std::string_view gates, OptionalText(options->feature_gates, "feature_gates"));
+  if (absl::Status st = ParseFeatureGates(gates, config.features); !st.ok()) return st;
+  return config;
+}
+
+// Wraps a created engine in a live handle.
+qm_engine* NewHandle(Engine engine) {
+  auto handle = std::make_unique<qm_engine>();
+  handle->magic = kLiveMagic;
+  handle->engine = std::make_unique<Engine>(std::move(engine));
+  return handle.release();
+}
+
+}  // namespace qm::c
+
+namespace qm::c {
+namespace {
+
+// Runs `op(engine, namespace, name)` after checking the name arguments.
+template <class Op>
+qm_status ByName(qm_engine* engine, const char* namespace_name, const char* name, Op&& op) {
+  return qm::c::RunOnEngine(engine, [&](qm::Engine& e, qm_engine&) -> absl::Status {
+    QM_ASSIGN_OR_RETURN(std::string_view ns, qm::c::OptionalText(namespace_name, "namespace"));
+    QM_ASSIGN_OR_RETURN(std::string_view n, qm::c::Text(name, "name"));
+    return op(e, ns.empty() ? std::string_view("default") : ns, n);
+  });
+}
+
+template <class Op>
+qm_status ByHandle(qm_engine* engine, uint64_t handle, Op&& op) {
+  return qm::c::RunOnEngine(engine, [&](qm::Engine& e, qm_engine&) -> absl::Status {
+    return op(e, qm::WorkloadHandle::Unpack(handle));
+  });
+}
+
+}  // namespace
+}  // namespace qm::c
+
+using qm::c::RunOnEngine;
+using qm::c::ByHandle;
+using qm::c::ByName;
+
+extern "C" {
+
+QM_C_EXPORT qm_status qm_engine_create(const qm_engine_options* options, qm_engine** out) {
+  return qm::c::Run([&]() -> absl::Status {
+    QM_RETURN_IF_ERROR(qm::c::NeedOut(out, "out"));
+    *out = nullptr;
+    QM_ASSIGN_OR_RETURN(qm::EngineConfig config, qm::c::ConfigFromOptions(options));
+    QM_ASSIGN_OR_RETURN(qm::Engine engine, qm::Engine::Create(std::move(config)));
+    if (options != nullptr && options->start_time_unix_micros != 0) {
+      QM_RETURN_IF_ERROR(engine.SetNow(qm::Time::FromUnixMicros(options->start_time_unix_micros)));
+    }
+    *out = qm::c::NewHandle(std::move(engine));
+    return absl::OkStatus();
+  });
+}
+
+QM_C_EXPORT void qm_engine_destroy(qm_engine* engine) {
+  if (engine == nullptr) return;
+  try {
+    if (engine->magic != qm::c::kLiveMagic) {
+      qm::c::SetThreadError("qm_engine_destroy: engine was already destroyed");
+      return;
+    }
+    if (engine->busy.load(std::memory_order_acquire)) {
+      // Freeing it under a running call would crash that call; refusing leaks it instead.
+      qm::c::SetThreadError("qm_engine_destroy: engine is in use by another call; not destroyed");
+      return;
+    }
+    qm::c::Retire(engine);
+  } catch (...) {
+    qm::c::SetThreadError("qm_engine_destroy: internal error");
+  }
+}
+
+QM_C_EXPORT const char* qm_engine_last_error(const qm_engine* engine) {
+  if (engine == nullptr || engine->magic != qm::c::kLiveMagic) return qm_last_error();
+  return engine->last_error.c_str();
+}
+
+QM_C_EXPORT qm_status qm_engine_now(qm_engine* engine, int64_t* unix_micros) {
+  return RunOnEngine(engine, [&](qm::Engine& e, qm_engine&) -> absl::Status {
+    QM_RETURN_IF_ERROR(qm::c::NeedOut(unix_micros, "unix_micros"));
+    *unix_micros = e.Now().us;
+    return absl::OkStatus();
+  });
+}
+
+QM_C_EXPORT qm_status qm_engine_set_now(qm_engine* engine, int64_t unix_micros) {
+  return RunOnEngine(engine, [&](qm::Engine& e, qm_engine&) -> absl::Status {
+    return e.SetNow(qm::Time::FromUnixMicros(unix_micros));
+  });
+}
+
+QM_C_EXPORT qm_status qm_engine_apply_yaml(qm_engine* engine, const char* text,
+                                           const char* source_name) {
+  return RunOnEngine(engine, [&](qm::Engine& e, qm_engine&) -> absl::Status {
+    QM_ASSIGN_OR_RETURN(std::string_view yaml, qm::c::Text(text, "text"));
+    QM_ASSIGN_OR_RETURN(std::string_view source, qm::c::OptionalText(source_name, "source_name"));
+    if (source.empty()) source = "<input>";
+    QM_ASSIGN_OR_RETURN(qm::Manifest manifest, qm::ReadManifestString(yaml, source));
+    return qm::ApplyManifest(e, manifest.objects);
+  });
+}
+
+// ---- Workloads ------------------------------------------------------------------------------------
+
+QM_C_EXPORT qm_status qm_engine_find_workload(qm_engine* engine, const char* namespace_name,
+                                              const char* name, uint64_t* handle) {
+  return RunOnEngine(engine, [&](qm::Engine& e, qm_engine&) -> absl::Status {
+    QM_ASSIGN_OR_RETURN(std::string_view ns, qm::c::OptionalText(namespace_name, "namespace"));
+    QM_ASSIGN_OR_RETURN(std::string_view n, qm::c::Text(name, "name"));
+    QM_RETURN_IF_ERROR(qm::c::NeedOut(handle, "handle"));
+    const qm::WorkloadHandle found = e.FindWorkload(ns.empty() ? "default" : ns, n);
+    if (!found.valid()) {
+      return absl::NotFoundError(
+          fmt::format("workload '{}/{}' not found", ns.empty() ? "default" : ns, n));
+    }
+    *handle = found.Pack();
+    return absl::OkStatus();
+  });
+}
+
+
+QM_C_EXPORT qm_status qm_engine_finish(qm_engine* engine, const char* namespace_name,
+                                       const char* name) {
+  return ByName(engine, namespace_name, name,
+                [](qm::Engine& e, std::string_view ns, std::string_view n) { return e.Finish(ns, n); });
+}
+
+QM_C_EXPORT qm_status qm_engine_finish_h(qm_engine* engine, uint64_t handle) {
+  return ByHandle(engine, handle, [](qm::Engine& e, qm::WorkloadHandle w) { return e.Finish(w); });
+}
+
+QM_C_EXPORT qm_status qm_engine_evict(qm_engine* engine, const char* namespace_name,
+                                      const char* name, const char* reason, const char* message) {
+  return ByName(engine, namespace_name, name,
+                [&](qm::Engine& e, std::string_view ns, std::string_view n) -> absl::Status {
+                  QM_ASSIGN_OR_RETURN(std::string_view r, qm::c::Text(reason, "reason"));
+                  QM_ASSIGN_OR_RETURN(std::string_view m, qm::c::OptionalText(message, "message"));
+                  return e.Evict(ns, n, r, m);
+                });
+}
+
+QM_C_EXPORT qm_status qm_engine_evict_h(qm_engine* engine, uint64_t handle, const char* reason,
+                                        const char* message) {
+  return ByHandle(engine, handle, [&](qm::Engine& e, qm::WorkloadHandle w) -> absl::Status {
+    QM_ASSIGN_OR_RETURN(std::string_view r, qm::c::Text(reason, "reason"));
+    QM_ASSIGN_OR_RETURN(std::string_view m, qm::c::OptionalText(message, "message"));
+    return e.Evict(w, r, m);
+  });
+}
+
+QM_C_EXPORT qm_status qm_engine_confirm_evicted(qm_engine* engine, const char* namespace_name,
+                                                const char* name) {
+  return ByName(engine, namespace_name, name,
+                [](qm::Engine& e, std::string_view ns, std::string_view n) {
+                  return e.ConfirmEvicted(ns, n);
+                });
+}
+
+QM_C_EXPORT qm_status qm_engine_confirm_evicted_h(qm_engine* engine, uint64_t handle) {
+  return ByHandle(engine, handle,
+                  [](qm::Engine& e, qm::WorkloadHandle w) { return e.ConfirmEvicted(w); });
+}
+
+QM_C_EXPORT qm_status qm_engine_confirm_all_evicted(qm_engine* engine, int* count) {
+  return RunOnEngine(engine, [&](qm::Engine& e, qm_engine&) -> absl::Status {
+    const int confirmed = e.ConfirmAllEvicted();
+    if (count != nullptr) *count = confirmed;
+    return absl::OkStatus();
+  });
+}
+
+QM_C_EXPORT qm_status qm_engine_delete_workload(qm_engine* engine, const char* namespace_name,
+                                                const char* name) {
+  return ByName(engine, namespace_name, name,
+                [](qm::Engine& e, std::string_view ns, std::string_view n) {
+                  return e.Delete(qm::ObjectRef{qm::ObjectKind::kWorkload, std::string(ns),
+                                                std::string(n)});
+                });
+}
+
+QM_C_EXPORT qm_status qm_engine_delete_workload_h(qm_engine* engine, uint64_t handle) {
+  return ByHandle(engine, handle, [](qm::Engine& e, qm::WorkloadHandle w) { return e.Delete(w); });
+}
+
+// ---- Cycles ---------------------------------------------------------------------------------------
+
+QM_C_EXPORT qm_status qm_engine_schedule_cycle(qm_engine* engine, qm_cycle_summary* summary) {
+  return RunOnEngine(engine, [&](qm::Engine& e, qm_engine&) -> absl::Status {
+    const qm::CycleResult& r = e.ScheduleCycle();
+    QM_RETURN_IF_ERROR(r.status);
+    if (summary != nullptr) {
+      *summary = qm_cycle_summary{r.cycle, 1, r.admitted, r.preempted, r.pending};
+    }
+    return absl::OkStatus();
+  });
+}
+
+QM_C_EXPORT qm_status qm_engine_run_until_stable(qm_engine* engine, int max_cycles, int* cycles) {
+  return RunOnEngine(engine, [&](qm::Engine& e, qm_engine&) -> absl::Status {
+    if (max_cycles <= 0) {
+      return absl::InvalidArgumentError(fmt::format("max_cycles: {} must be > 0", max_cycles));
+    }
+    const int ran = e.RunUntilStable(max_cycles);
+    if (cycles != nullptr) *cycles = ran;
+    return absl::OkStatus();
+  });
+}
+
+}  // extern "C"

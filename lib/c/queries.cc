@@ -1,0 +1,299 @@
+// Reading the engine: the event view and its JSON, workload and ClusterQueue status as JSON,
+// explanations, and snapshots (save/restore).
+#include <string>
+#include <vector>
+
+#include "c/c_api_internal.h"
+#include "fmt/format.h"
+#include "qm/io/explain.h"
+#include "text/doc.h"
+
+namespace qm::c {
+namespace {
+
+using internal::Doc;
+
+// Keeps `s` in the handle's event storage and returns its stable C string.
+const char* Keep(qm_engine& handle, std::string s) {
+  handle.event_strings.push_back(std::move(s));
+  return handle.event_strings.back().c_str();
+}
+
+std::string Name(const Engine& e, WorkloadHandle w) { return w.valid() ? e.WorkloadName(w) : ""; }
+
+// Rebuilds the handle's `qm_event` view of `LastEvents()`. Pod sets and flavor choices go to flat
+// vectors sized first, so the pointers stored in the events stay valid.
+void BuildEventView(const Engine& e, qm_engine& handle) {
+  handle.events.clear();
+  handle.event_pod_sets.clear();
+  handle.event_flavors.clear();
+  handle.event_strings.clear();
+  const std::span<const Event> events = e.LastEvents();
+  size_t pod_sets = 0, flavors = 0;
+  for (const Event& ev : events) {
+    pod_sets += ev.pod_sets.size();
+    for (const AdmittedPodSet& ps : ev.pod_sets) flavors += ps.flavors.size();
+  }
+  handle.event_pod_sets.reserve(pod_sets);
+  handle.event_flavors.reserve(flavors);
+  handle.events.reserve(events.size());
+  for (const Event& ev : events) {
+    qm_event out{};
+    out.sequence = ev.sequence;
+    out.kind = static_cast<qm_event_kind>(static_cast<int>(ev.kind));
+    out.workload = ev.workload.Pack();
+    out.workload_name = Keep(handle, Name(e, ev.workload));
+    out.cluster_queue =
+        Keep(handle, ev.cluster_queue.valid() ? e.ClusterQueueName(ev.cluster_queue) : "");
+    out.time_unix_micros = ev.time.us;
+    out.reason = Keep(handle, ev.reason == nullptr ? "" : ev.reason);
+    out.preemption_reason =
+        ev.kind == EventKind::kPreempted ? PreemptionReasonName(ev.preemption_reason) : "";
+    out.preemptor = ev.preemptor.valid() ? ev.preemptor.Pack() : 0;
+    out.preemptor_name = Keep(handle, Name(e, ev.preemptor));
+    out.message = Keep(handle, ev.message);
+    out.pod_sets = ev.pod_sets.empty() ? nullptr
+                                       : handle.event_pod_sets.data() + handle.event_pod_sets.size();
+    out.pod_set_count = ev.pod_sets.size();
+    for (const AdmittedPodSet& ps : ev.pod_sets) {
+      qm_admitted_pod_set p{};
+      p.index = ps.index;
+      p.count = ps.count;
+      p.flavors = ps.flavors.empty() ? nullptr
+                                     : handle.event_flavors.data() + handle.event_flavors.size();
+      p.flavor_count = ps.flavors.size();
+      for (const auto& [resource, flavor] : ps.flavors) {
+        handle.event_flavors.push_back(
+            qm_flavor_choice{Keep(handle, e.ResourceName(resource)), Keep(handle, e.FlavorName(flavor))});
+      }
+      handle.event_pod_sets.push_back(p);
+    }
+    handle.events.push_back(out);
+  }
+}
+
+Doc EventsDoc(const Engine& e) {
+  Doc list = Doc::List();
+  for (const Event& ev : e.LastEvents()) {
+    Doc d = Doc::Map();
+    d.Set("sequence", Doc::Int(static_cast<int64_t>(ev.sequence)));
+    d.Set("kind", Doc::Str(EventKindName(ev.kind)));
+    d.Set("workload", Doc::Str(Name(e, ev.workload)));
+    d.Set("handle", Doc::Int(static_cast<int64_t>(ev.workload.Pack())));
+    d.Set("clusterQueue",
+          Doc::Str(ev.cluster_queue.valid() ? e.ClusterQueueName(ev.cluster_queue) : ""));
+    d.Set("timeUnixMicros", Doc::Int(ev.time.us));
+    d.Set("reason", Doc::Str(ev.reason == nullptr ? "" : ev.reason));
+    if (ev.kind == EventKind::kPreempted) {
+      d.Set("preemptionReason", Doc::Str(PreemptionReasonName(ev.preemption_reason)));
+      d.Set("preemptor", Doc::Str(Name(e, ev.preemptor)));
+    }
+    d.Set("message", Doc::Str(ev.message));
+    if (ev.kind == EventKind::kAdmitted) {
+      Doc pod_sets = Doc::List();
+      for (const AdmittedPodSet& ps : ev.pod_sets) {
+        Doc flavors = Doc::Map();
+        for (const auto& [resource, flavor] : ps.flavors) {
+          flavors.Set(e.ResourceName(resource), Doc::Str(e.FlavorName(flavor)));
+        }
+        Doc p = Doc::Map();
+        p.Set("index", Doc::Int(ps.index));
+        p.Set("count", Doc::Int(ps.count));
+        p.Set("flavors", std::move(flavors));
+        pod_sets.Add(std::move(p));
+      }
+      d.Set("podSets", std::move(pod_sets));
+    }
+    list.Add(std::move(d));
+  }
+  return list;
+}
+
+Doc AmountsDoc(const ResourceAmounts& amounts) {
+  Doc d = Doc::Map();
+  for (const auto& [resource, amount] : amounts) d.Set(resource, Doc::Int(amount));
+  return d;
+}
+
+Doc AssignmentDoc(const Assignment& a) {
+  Doc pod_sets = Doc::List();
+  for (const PodSetAssignment& ps : a.pod_sets) {
+    Doc flavors = Doc::Map();
+    for (const ResourceAssignment& r : ps.resources) flavors.Set(r.resource, Doc::Str(r.flavor));
+    Doc p = Doc::Map();
+    p.Set("name", Doc::Str(ps.name));
+    p.Set("count", Doc::Int(ps.count));
+    p.Set("flavors", std::move(flavors));
+    p.Set("usage", AmountsDoc(ps.usage));
+    pod_sets.Add(std::move(p));
+  }
+  Doc d = Doc::Map();
+  d.Set("podSets", std::move(pod_sets));
+  d.Set("borrowing", Doc::Bool(a.borrowing()));
+  return d;
+}
+
+Doc WorkloadDoc(const WorkloadStatus& s) {
+  Doc d = Doc::Map();
+  d.Set("namespace", Doc::Str(s.namespace_));
+  d.Set("name", Doc::Str(s.name));
+  d.Set("handle", Doc::Int(static_cast<int64_t>(s.id.Pack())));
+  d.Set("state", Doc::Str(WorkloadStateName(s.state)));
+  d.Set("priority", Doc::Int(s.priority));
+  d.Set("creationTimeUnixMicros", Doc::Int(s.creation_time.us));
+  d.Set("clusterQueue", Doc::Str(s.cluster_queue));
+  d.Set("inadmissible", Doc::Bool(s.inadmissible));
+  d.Set("reason", Doc::Str(s.reason));
+  d.Set("message", Doc::Str(s.message));
+  d.Set("admission", s.admission.has_value() ? AssignmentDoc(*s.admission) : Doc());
+  d.Set("preemptionReason", s.preemption_reason.has_value()
+                                ? Doc::Str(PreemptionReasonName(*s.preemption_reason))
+                                : Doc());
+  return d;
+}
+
+Doc NamesDoc(const Engine& e, const std::vector<WorkloadHandle>& workloads) {
+  Doc d = Doc::List();
+  for (WorkloadHandle w : workloads) d.Add(Doc::Str(e.WorkloadName(w)));
+  return d;
+}
+
+Doc ClusterQueueDoc(const Engine& e, const ClusterQueueStatus& s) {
+  Doc usage = Doc::List();
+  for (const FlavorResourceUsage& u : s.usage) {
+    Doc row = Doc::Map();
+    row.Set("flavor", Doc::Str(u.flavor));
+    row.Set("resource", Doc::Str(u.resource));
+    row.Set("nominal", Doc::Int(u.nominal));
+    row.Set("usage", Doc::Int(u.usage));
+    row.Set("borrowed", Doc::Int(u.borrowed));
+    usage.Add(std::move(row));
+  }
+  Doc d = Doc::Map();
+  d.Set("name", Doc::Str(s.name));
+  d.Set("cohort", Doc::Str(s.cohort));
+  d.Set("active", Doc::Bool(s.active));
+  d.Set("activeMessage", Doc::Str(s.active_message));
+  d.Set("usage", std::move(usage));
+  d.Set("pending", NamesDoc(e, s.pending));
+  d.Set("inadmissible", NamesDoc(e, s.inadmissible));
+  d.Set("admitted", NamesDoc(e, s.admitted));
+  d.Set("weightedShare", Doc::Int(s.weighted_share));
+  return d;
+}
+
+// The (namespace, name) arguments of a query.
+struct WorkloadName {
+  std::string_view ns;
+  std::string_view name;
+};
+absl::StatusOr<WorkloadName> ReadName(const char* namespace_name, const char* name) {
+  QM_ASSIGN_OR_RETURN(std::string_view ns, OptionalText(namespace_name, "namespace"));
+  QM_ASSIGN_OR_RETURN(std::string_view n, Text(name, "name"));
+  return WorkloadName{ns.empty() ? std::string_view("default") : ns, n};
+}
+
+}  // namespace
+}  // namespace qm::c
+
+using qm::c::RunOnEngine;
+using qm::internal::EmitJson;
+
+extern "C" {
+
+QM_C_EXPORT const char* qm_event_kind_name(int kind) {
+  if (kind < 0 || kind > QM_EVENT_DELETED) return "Unknown";
+  return qm::EventKindName(static_cast<qm::EventKind>(kind));
+}
+
+QM_C_EXPORT qm_status qm_engine_events(qm_engine* engine, const qm_event** events, size_t* count) {
+  return RunOnEngine(engine, [&](qm::Engine& e, qm_engine& handle) -> absl::Status {
+    QM_RETURN_IF_ERROR(qm::c::NeedOut(events, "events"));
+    QM_RETURN_IF_ERROR(qm::c::NeedOut(count, "count"));
+    qm::c::BuildEventView(e, handle);
+    *events = handle.events.empty() ? nullptr : handle.events.data();
+    *count = handle.events.size();
+    return absl::OkStatus();
+  });
+}
+
+QM_C_EXPORT qm_status qm_engine_events_json(qm_engine* engine, char** json) {
+  return RunOnEngine(engine, [&](qm::Engine& e, qm_engine&) -> absl::Status {
+    QM_RETURN_IF_ERROR(qm::c::NeedOut(json, "json"));
+    *json = qm::c::CopyOut(EmitJson(qm::c::EventsDoc(e)));
+    return absl::OkStatus();
+  });
+}
+
+QM_C_EXPORT qm_status qm_engine_workload_json(qm_engine* engine, const char* namespace_name,
+                                              const char* name, char** json) {
+  return RunOnEngine(engine, [&](qm::Engine& e, qm_engine&) -> absl::Status {
+    QM_RETURN_IF_ERROR(qm::c::NeedOut(json, "json"));
+    QM_ASSIGN_OR_RETURN(qm::c::WorkloadName n, qm::c::ReadName(namespace_name, name));
+    QM_ASSIGN_OR_RETURN(qm::WorkloadStatus status, e.GetWorkload(n.ns, n.name));
+    *json = qm::c::CopyOut(EmitJson(qm::c::WorkloadDoc(status)));
+    return absl::OkStatus();
+  });
+}
+
+QM_C_EXPORT qm_status qm_engine_cluster_queue_json(qm_engine* engine, const char* name,
+                                                   char** json) {
+  return RunOnEngine(engine, [&](qm::Engine& e, qm_engine&) -> absl::Status {
+    QM_RETURN_IF_ERROR(qm::c::NeedOut(json, "json"));
+    QM_ASSIGN_OR_RETURN(std::string_view n, qm::c::Text(name, "name"));
+    QM_ASSIGN_OR_RETURN(qm::ClusterQueueStatus status, e.GetClusterQueue(n));
+    *json = qm::c::CopyOut(EmitJson(qm::c::ClusterQueueDoc(e, status)));
+    return absl::OkStatus();
+  });
+}
+
+QM_C_EXPORT qm_status qm_engine_list_json(qm_engine* engine, char** json) {
+  return RunOnEngine(engine, [&](qm::Engine& e, qm_engine&) -> absl::Status {
+    QM_RETURN_IF_ERROR(qm::c::NeedOut(json, "json"));
+    qm::internal::Doc queues = qm::internal::Doc::List();
+    for (const std::string& cq : e.ClusterQueues()) queues.Add(qm::internal::Doc::Str(cq));
+    qm::internal::Doc d = qm::internal::Doc::Map();
+    d.Set("workloads", qm::c::NamesDoc(e, e.Workloads()));
+    d.Set("clusterQueues", std::move(queues));
+    *json = qm::c::CopyOut(EmitJson(d));
+    return absl::OkStatus();
+  });
+}
+
+QM_C_EXPORT qm_status qm_engine_explain_json(qm_engine* engine, const char* namespace_name,
+                                             const char* name, char** json) {
+  return RunOnEngine(engine, [&](qm::Engine& e, qm_engine&) -> absl::Status {
+    QM_RETURN_IF_ERROR(qm::c::NeedOut(json, "json"));
+    QM_ASSIGN_OR_RETURN(qm::c::WorkloadName n, qm::c::ReadName(namespace_name, name));
+    QM_ASSIGN_OR_RETURN(qm::WorkloadExplanation explanation, e.Explain(n.ns, n.name));
+    *json = qm::c::CopyOut(qm::RenderExplanation(e, explanation, qm::OutputFormat::kJson));
+    return absl::OkStatus();
+  });
+}
+
+QM_C_EXPORT qm_status qm_engine_save(qm_engine* engine, char** data, size_t* size) {
+  return RunOnEngine(engine, [&](qm::Engine& e, qm_engine&) -> absl::Status {
+    QM_RETURN_IF_ERROR(qm::c::NeedOut(data, "data"));
+    QM_RETURN_IF_ERROR(qm::c::NeedOut(size, "size"));
+    QM_ASSIGN_OR_RETURN(std::string bytes, e.Save());
+    *data = qm::c::CopyOut(bytes);  // NUL-terminated too, though the bytes may hold NULs
+    *size = bytes.size();
+    return absl::OkStatus();
+  });
+}
+
+QM_C_EXPORT qm_status qm_engine_restore(const char* data, size_t size, qm_engine** out) {
+  return qm::c::Run([&]() -> absl::Status {
+    QM_RETURN_IF_ERROR(qm::c::NeedOut(out, "out"));
+    *out = nullptr;
+    if (data == nullptr) return absl::InvalidArgumentError("data is NULL");
+    if (size > qm::c::kMaxInputBytes) {
+      return absl::ResourceExhaustedError("snapshot is larger than 512 MiB");
+    }
+    QM_ASSIGN_OR_RETURN(qm::Engine engine, qm::Engine::Restore(std::string_view(data, size)));
+    *out = qm::c::NewHandle(std::move(engine));
+    return absl::OkStatus();
+  });
+}
+
+}  // extern "C"

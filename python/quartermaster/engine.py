@@ -1,0 +1,389 @@
+"""`Engine`: the admission engine (qm::Engine) through the C API."""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Optional, Sequence, Union
+
+from . import _lib
+from ._lib import check, decode, encode, lib, take_string
+
+EVENT_KINDS = (
+    "Admitted",
+    "Preempted",
+    "Evicted",
+    "Requeued",
+    "Finished",
+    "Deactivated",
+    "Activated",
+    "Deleted",
+)
+
+
+@dataclass(frozen=True)
+class PodSetAdmission:
+    """One pod set of an admission: how many pods, and the flavor of each resource."""
+
+    index: int
+    count: int
+    flavors: dict[str, str]
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something the host must act on (docs/engine.md §Events)."""
+
+    sequence: int
+    kind: str  # one of EVENT_KINDS
+    workload: str  # "namespace/name" ("" for a deleted workload)
+    handle: int  # packed 64-bit workload handle
+    cluster_queue: str
+    time_unix_micros: int
+    reason: str = ""
+    message: str = ""
+    preemption_reason: str = ""
+    preemptor: str = ""
+    pod_sets: tuple[PodSetAdmission, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True)
+class CycleResult:
+    """What `schedule_cycle` or `run_until_stable` decided, with the events to act on.
+
+    ``cycle`` (the cycle's number) and ``pending`` (heads considered and not admitted) are those of
+    `schedule_cycle`'s one cycle; after `run_until_stable` they are 0, and ``admitted`` and
+    ``preempted`` count the events of all the cycles it ran."""
+
+    cycle: int
+    cycles: int
+    admitted: int
+    preempted: int
+    pending: int
+    events: tuple[Event, ...]
+
+
+Objects = Union[str, Sequence[Mapping[str, Any]], Mapping[str, Any]]
+Workload = Union[str, int]
+
+
+class Engine:
+    """A Kueue admission engine.
+
+    Not thread-safe, like the C engine: the methods hold a lock, so sharing one Engine between
+    Python threads is safe but serialized.
+
+    >>> engine = Engine()
+    >>> engine.apply(open("cluster.yaml").read())
+    >>> engine.apply([{"kind": "Workload", "metadata": {...}, "spec": {...}}])
+    >>> for event in engine.run_until_stable().events: print(event.kind, event.workload)
+    """
+
+    def __init__(
+        self,
+        *,
+        fair_sharing: bool = False,
+        legacy_messages: bool = False,
+        feature_gates: Optional[Mapping[str, bool]] = None,
+        start_time_unix_micros: int = 0,
+        _handle: Optional[ctypes.c_void_p] = None,
+    ) -> None:
+        self._lock = threading.RLock()
+        if _handle is not None:
+            self._handle: Optional[ctypes.c_void_p] = _handle
+            return
+        gates = None
+        if feature_gates:
+            gates = ",".join(f"{k}={'true' if v else 'false'}" for k, v in sorted(feature_gates.items()))
+        options = _lib.EngineOptions(
+            int(fair_sharing), int(legacy_messages), encode(gates, "feature_gates"), start_time_unix_micros
+        )
+        handle = ctypes.c_void_p()
+        _lib.check_thread(lib().qm_engine_create(ctypes.byref(options), ctypes.byref(handle)))
+        self._handle = handle
+
+    # ---- lifetime --------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Frees the engine; further calls raise. Also done when the object is collected."""
+        with self._lock:
+            if self._handle is not None:
+                lib().qm_engine_destroy(self._handle)
+                self._handle = None
+
+    def __enter__(self) -> "Engine":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def _h(self) -> ctypes.c_void_p:
+        if self._handle is None:
+            raise ValueError("the engine is closed")
+        return self._handle
+
+    def _call(self, status: int) -> None:
+        check(status, decode(lib().qm_engine_last_error(self._h())))
+
+    # ---- clock -----------------------------------------------------------------------------
+
+    @property
+    def now_unix_micros(self) -> int:
+        with self._lock:
+            out = ctypes.c_int64()
+            self._call(lib().qm_engine_now(self._h(), ctypes.byref(out)))
+            return out.value
+
+    def set_now(self, unix_micros: int) -> None:
+        with self._lock:
+            self._call(lib().qm_engine_set_now(self._h(), unix_micros))
+
+    # ---- objects ---------------------------------------------------------------------------
+
+    def apply(self, objects: Objects, source_name: str = "<python>") -> None:
+        """Creates or updates Kueue objects, all or nothing.
+
+        ``objects`` is manifest text (YAML or JSON), one object as a dict, or a list of dicts
+        shaped as Kubernetes manifests. Workloads among them are submitted."""
+        if isinstance(objects, str):
+            text = objects
+        elif isinstance(objects, Mapping):
+            text = json.dumps([dict(objects)])
+        else:
+            text = json.dumps([dict(o) for o in objects])
+        with self._lock:
+            self._call(lib().qm_engine_apply_yaml(self._h(), encode(text, "objects"), encode(source_name)))
+
+    def submit(
+        self,
+        namespace: str,
+        name: str,
+        queue: str,
+        pod_sets: Iterable[Mapping[str, Any]],
+        *,
+        priority_class: Optional[str] = None,
+        priority: Optional[int] = None,
+    ) -> int:
+        """Submits a workload from plain values; returns its packed handle.
+
+        ``pod_sets``: ``[{"name": "main", "count": 2, "requests": {"nvidia.com/gpu": 8}}]`` with
+        amounts in base units (milli-CPU for cpu, bytes for memory) and optional ``min_count``."""
+        keep: list[Any] = []  # keeps the ctypes buffers alive during the call
+        c_pod_sets = []
+        for ps in pod_sets:
+            requests = sorted(dict(ps.get("requests", {})).items())
+            arr = (_ResourceAmount * max(len(requests), 1))(
+                *[_ResourceAmount(encode(r, "resource"), int(a)) for r, a in requests]
+            )
+            keep.append(arr)
+            c_pod_sets.append(
+                _PodSet(
+                    encode(ps.get("name", "main"), "pod set name"),
+                    int(ps.get("count", 1)),
+                    int(ps.get("min_count", 0)),
+                    arr,
+                    len(requests),
+                )
+            )
+        pod_arr = (_PodSet * max(len(c_pod_sets), 1))(*c_pod_sets)
+        workload = _Workload(
+            encode(namespace, "namespace"),
+            encode(name, "name"),
+            encode(queue, "queue"),
+            encode(priority_class, "priority_class"),
+            int(priority is not None),
+            int(priority or 0),
+            0,
+            pod_arr,
+            len(c_pod_sets),
+        )
+        handle = ctypes.c_uint64()
+        with self._lock:
+            self._call(lib().qm_engine_submit(self._h(), ctypes.byref(workload), ctypes.byref(handle)))
+        return handle.value
+
+    # ---- workloads -------------------------------------------------------------------------
+
+    def find(self, namespace: str, name: str) -> int:
+        """The workload's packed handle (QuartermasterError NOT_FOUND when unknown)."""
+        out = ctypes.c_uint64()
+        with self._lock:
+            self._call(
+                lib().qm_engine_find_workload(self._h(), encode(namespace), encode(name), ctypes.byref(out))
+            )
+        return out.value
+
+    def _by(self, workload: Workload, by_name: Any, by_handle: Any, *extra: Any) -> None:
+        with self._lock:
+            if isinstance(workload, int):
+                self._call(by_handle(self._h(), workload, *extra))
+            else:
+                ns, _, name = workload.rpartition("/")
+                self._call(by_name(self._h(), encode(ns or "default"), encode(name, "workload"), *extra))
+
+    def finish(self, workload: Workload) -> None:
+        """The workload ("namespace/name" or handle) completed."""
+        self._by(workload, lib().qm_engine_finish, lib().qm_engine_finish_h)
+
+    def evict(self, workload: Workload, reason: str, message: str = "") -> None:
+        """The host evicts an admitted workload; confirm it with `confirm_evicted`."""
+        self._by(workload, lib().qm_engine_evict, lib().qm_engine_evict_h, encode(reason), encode(message))
+
+    def confirm_evicted(self, workload: Workload) -> None:
+        self._by(workload, lib().qm_engine_confirm_evicted, lib().qm_engine_confirm_evicted_h)
+
+    def confirm_all_evicted(self) -> int:
+        out = ctypes.c_int()
+        with self._lock:
+            self._call(lib().qm_engine_confirm_all_evicted(self._h(), ctypes.byref(out)))
+        return out.value
+
+    def delete(self, workload: Workload) -> None:
+        self._by(workload, lib().qm_engine_delete_workload, lib().qm_engine_delete_workload_h)
+
+    # ---- scheduling ------------------------------------------------------------------------
+
+    def schedule_cycle(self) -> CycleResult:
+        """Runs one scheduling cycle."""
+        with self._lock:
+            summary = _lib.CycleSummary()
+            self._call(lib().qm_engine_schedule_cycle(self._h(), ctypes.byref(summary)))
+            return self._result(summary)
+
+    def run_until_stable(self, max_cycles: int = 10000) -> CycleResult:
+        """Runs cycles until one changes nothing; the result holds the events of all of them."""
+        with self._lock:
+            cycles = ctypes.c_int()
+            self._call(lib().qm_engine_run_until_stable(self._h(), max_cycles, ctypes.byref(cycles)))
+            events = self._events()
+            admitted = sum(1 for e in events if e.kind == "Admitted")
+            preempted = sum(1 for e in events if e.kind == "Preempted")
+            return CycleResult(0, cycles.value, admitted, preempted, 0, events)
+
+    def last_events(self) -> tuple[Event, ...]:
+        """The events of the latest call that changed the engine."""
+        with self._lock:
+            return self._events()
+
+    def _result(self, s: _lib.CycleSummary) -> CycleResult:
+        return CycleResult(s.cycle, s.cycles, s.admitted, s.preempted, s.pending, self._events())
+
+    def _events(self) -> tuple[Event, ...]:
+        arr = ctypes.POINTER(_lib.Event)()
+        n = ctypes.c_size_t()
+        self._call(lib().qm_engine_events(self._h(), ctypes.byref(arr), ctypes.byref(n)))
+        out = []
+        for i in range(n.value):
+            e = arr[i]
+            pod_sets = tuple(
+                PodSetAdmission(
+                    e.pod_sets[p].index,
+                    e.pod_sets[p].count,
+                    {
+                        decode(e.pod_sets[p].flavors[f].resource): decode(e.pod_sets[p].flavors[f].flavor)
+                        for f in range(e.pod_sets[p].flavor_count)
+                    },
+                )
+                for p in range(e.pod_set_count)
+            )
+            out.append(
+                Event(
+                    sequence=e.sequence,
+                    kind=EVENT_KINDS[e.kind] if 0 <= e.kind < len(EVENT_KINDS) else str(e.kind),
+                    workload=decode(e.workload_name),
+                    handle=e.workload,
+                    cluster_queue=decode(e.cluster_queue),
+                    time_unix_micros=e.time_unix_micros,
+                    reason=decode(e.reason),
+                    message=decode(e.message),
+                    preemption_reason=decode(e.preemption_reason),
+                    preemptor=decode(e.preemptor_name),
+                    pod_sets=pod_sets,
+                )
+            )
+        return tuple(out)
+
+    # ---- queries ---------------------------------------------------------------------------
+
+    def _json(self, fn: Any, *args: Any) -> Any:
+        out = ctypes.c_void_p()
+        with self._lock:
+            self._call(fn(self._h(), *args, ctypes.byref(out)))
+            return json.loads(take_string(out))
+
+    def workload(self, workload: str) -> dict[str, Any]:
+        """Status of "namespace/name": state, priority, clusterQueue, reason, message, admission."""
+        ns, _, name = workload.rpartition("/")
+        return self._json(lib().qm_engine_workload_json, encode(ns or "default"), encode(name))
+
+    def cluster_queue(self, name: str) -> dict[str, Any]:
+        """A ClusterQueue's usage per (flavor, resource) and its pending/admitted workloads."""
+        return self._json(lib().qm_engine_cluster_queue_json, encode(name))
+
+    def workloads(self) -> list[str]:
+        """Every workload, sorted by namespace then name."""
+        return list(self._json(lib().qm_engine_list_json)["workloads"])
+
+    def cluster_queues(self) -> list[str]:
+        return list(self._json(lib().qm_engine_list_json)["clusterQueues"])
+
+    def explain(self, workload: str) -> dict[str, Any]:
+        """Why a workload is where it is (what `qm explain -o json` prints)."""
+        ns, _, name = workload.rpartition("/")
+        return self._json(lib().qm_engine_explain_json, encode(ns or "default"), encode(name))
+
+    # ---- snapshots -------------------------------------------------------------------------
+
+    def save(self) -> bytes:
+        """The engine's whole state (docs/snapshot-format.md)."""
+        data = ctypes.c_void_p()
+        size = ctypes.c_size_t()
+        with self._lock:
+            self._call(lib().qm_engine_save(self._h(), ctypes.byref(data), ctypes.byref(size)))
+        try:
+            return ctypes.string_at(data.value, size.value)
+        finally:
+            lib().qm_free(data)
+
+    @classmethod
+    def restore(cls, snapshot: bytes) -> "Engine":
+        """A new engine from `save()`'s bytes."""
+        handle = ctypes.c_void_p()
+        _lib.check_thread(lib().qm_engine_restore(bytes(snapshot), len(snapshot), ctypes.byref(handle)))
+        return cls(_handle=handle)
+
+
+class _ResourceAmount(ctypes.Structure):
+    _fields_ = [("resource", ctypes.c_char_p), ("amount", ctypes.c_int64)]
+
+
+class _PodSet(ctypes.Structure):
+    _fields_ = [
+        ("name", ctypes.c_char_p),
+        ("count", ctypes.c_int32),
+        ("min_count", ctypes.c_int32),
+        ("requests", ctypes.POINTER(_ResourceAmount)),
+        ("request_count", ctypes.c_size_t),
+    ]
+
+
+class _Workload(ctypes.Structure):
+    _fields_ = [
+        ("namespace_name", ctypes.c_char_p),
+        ("name", ctypes.c_char_p),
+        ("queue_name", ctypes.c_char_p),
+        ("priority_class", ctypes.c_char_p),
+        ("has_priority", ctypes.c_int),
+        ("priority", ctypes.c_int32),
+        ("creation_time_unix_micros", ctypes.c_int64),
+        ("pod_sets", ctypes.POINTER(_PodSet)),
+        ("pod_set_count", ctypes.c_size_t),
+    ]

@@ -1,0 +1,444 @@
+/* The C API from C11: a reclaim scenario driven through YAML and plain structs, events, queries,
+ * snapshots, HyperPod render/lint, and the error paths (NULL handles, invalid UTF-8, bad input
+ * leaving the engine unchanged, stale handles, deep nesting, calls after destroy in debug builds,
+ * two threads on one engine). Run as the CTest c_api.test, also under ASan+UBSan.
+ *
+ * Usage: c_api_test HYPERPOD_QUOTA_JSON */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <threads.h>
+
+#include "qm/c/quartermaster.h"
+
+static int failures = 0;
+
+#define CHECK(cond)                                                          \
+  do {                                                                       \
+    if (!(cond)) {                                                           \
+      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+      ++failures;                                                            \
+    }                                                                        \
+  } while (0)
+
+/* A call expected to succeed; prints the engine's message otherwise. */
+#define OK(engine, call)                                                                   \
+  do {                                                                                     \
+    qm_status st_ = (call);                                                                \
+    if (st_ != QM_OK) {                                                                    \
+      fprintf(stderr, "%s:%d: %s -> %s: %s\n", __FILE__, __LINE__, #call, qm_status_name(st_), \
+              qm_engine_last_error(engine));                                               \
+      ++failures;                                                                          \
+    }                                                                                      \
+  } while (0)
+
+static const char* kCluster =
+    "- {apiVersion: v1, kind: Namespace, metadata: {name: team-a}}\n"
+    "- {apiVersion: v1, kind: Namespace, metadata: {name: team-b}}\n"
+    "- {apiVersion: kueue.x-k8s.io/v1beta2, kind: ResourceFlavor, metadata: {name: gpu}}\n"
+    "- apiVersion: kueue.x-k8s.io/v1beta2\n"
+    "  kind: ClusterQueue\n"
+    "  metadata: {name: team-a}\n"
+    "  spec:\n"
+    "    cohortName: research\n"
+    "    namespaceSelector: {}\n"
+    "    preemption: {reclaimWithinCohort: Any}\n"
+    "    resourceGroups:\n"
+    "    - coveredResources: [nvidia.com/gpu]\n"
+    "      flavors:\n"
+    "      - name: gpu\n"
+    "        resources: [{name: nvidia.com/gpu, nominalQuota: 16}]\n"
+    "- {apiVersion: kueue.x-k8s.io/v1beta2, kind: LocalQueue,\n"
+    "   metadata: {namespace: team-a, name: jobs}, spec: {clusterQueue: team-a}}\n";
+
+static const char* kWorkloadA =
+    "apiVersion: kueue.x-k8s.io/v1beta2\n"
+    "kind: Workload\n"
+    "metadata: {namespace: team-a, name: a-1}\n"
+    "spec:\n"
+    "  queueName: jobs\n"
+    "  podSets:\n"
+    "  - name: main\n"
+    "    count: 2\n"
+    "    template: {spec: {containers: [{name: c, resources: {requests: {nvidia.com/gpu: 8}}}]}}\n";
+
+/* Finds the first event of `kind` for workload `name`; NULL when there is none. */
+static const qm_event* FindEvent(const qm_event* events, size_t n, qm_event_kind kind,
+                                 const char* name) {
+  for (size_t i = 0; i < n; ++i) {
+    if (events[i].kind == kind && strcmp(events[i].workload_name, name) == 0) return &events[i];
+  }
+  return NULL;
+}
+
+static char* ReadFile(const char* path) {
+  FILE* f = fopen(path, "rb");
+  if (f == NULL) return NULL;
+  fseek(f, 0, SEEK_END);
+  long size = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char* text = malloc((size_t)size + 1);
+  if (text != NULL && fread(text, 1, (size_t)size, f) != (size_t)size) {
+    free(text);
+    text = NULL;
+  }
+  if (text != NULL) text[size] = '\0';
+  fclose(f);
+  return text;
+}
+
+/* team-b from plain structs: 16 GPUs of flavor gpu, in cohort research. */
+static void ApplyTeamB(qm_engine* e) {
+  const char* covered[] = {"nvidia.com/gpu"};
+  qm_resource_quota quota = {"nvidia.com/gpu", 16, 0, 0, 0, 0};
+  qm_flavor_quotas flavor = {"gpu", &quota, 1};
+  qm_cluster_queue cq = {"team-b", "research", covered, 1, &flavor, 1,
+                         QM_WITHIN_CQ_NEVER, QM_RECLAIM_ANY, 0};
+  OK(e, qm_engine_apply_cluster_queue(e, &cq));
+  qm_local_queue lq = {"team-b", "jobs", "team-b"};
+  OK(e, qm_engine_apply_local_queue(e, &lq));
+  qm_priority_class pc = {"low", 10};
+  OK(e, qm_engine_apply_priority_class(e, &pc));
+}
+
+static void TestScenario(void) {
+  qm_engine_options options = {0, 0, "PartialAdmission=true", 1704067200000000LL};
+  qm_engine* e = NULL;
+  if (qm_engine_create(&options, &e) != QM_OK) {
+    fprintf(stderr, "create: %s\n", qm_last_error());
+    ++failures;
+    return;
+  }
+  int64_t now = 0;
+  OK(e, qm_engine_now(e, &now));
+  CHECK(now == 1704067200000000LL);
+  OK(e, qm_engine_apply_yaml(e, kCluster, "cluster.yaml"));
+  ApplyTeamB(e);
+
+  /* team-b borrows: 24 GPUs (3 pods x 8) of which 8 are team-a's idle quota. */
+  qm_resource_amount gpus = {"nvidia.com/gpu", 8};
+  qm_pod_set pods = {"main", 3, 0, &gpus, 1};
+  qm_workload b1 = {"team-b", "b-1", "jobs", "low", 0, 0, 0, &pods, 1};
+  uint64_t b1_handle = 0;
+  OK(e, qm_engine_submit(e, &b1, &b1_handle));
+  uint64_t found = 0;
+  OK(e, qm_engine_find_workload(e, "team-b", "b-1", &found));
+  CHECK(found == b1_handle);
+
+  qm_cycle_summary summary;
+  OK(e, qm_engine_schedule_cycle(e, &summary));
+  CHECK(summary.cycle == 1 && summary.admitted == 1 && summary.preempted == 0);
+  const qm_event* events = NULL;
+  size_t n = 0;
+  OK(e, qm_engine_events(e, &events, &n));
+  CHECK(n == 1);
+  const qm_event* admitted = FindEvent(events, n, QM_EVENT_ADMITTED, "team-b/b-1");
+  CHECK(admitted != NULL);
+  if (admitted != NULL) {
+    CHECK(admitted->workload == b1_handle);
+    CHECK(strcmp(admitted->cluster_queue, "team-b") == 0);
+    CHECK(admitted->pod_set_count == 1);
+    CHECK(admitted->pod_sets[0].count == 3);
+    CHECK(admitted->pod_sets[0].flavor_count == 1);
+    CHECK(strcmp(admitted->pod_sets[0].flavors[0].resource, "nvidia.com/gpu") == 0);
+    CHECK(strcmp(admitted->pod_sets[0].flavors[0].flavor, "gpu") == 0);
+    CHECK(strcmp(qm_event_kind_name(admitted->kind), "Admitted") == 0);
+  }
+
+  /* team-a reclaims its 8 GPUs: b-1 is preempted. */
+  OK(e, qm_engine_apply_yaml(e, kWorkloadA, "a-1.yaml"));
+  int cycles = 0;
+  OK(e, qm_engine_run_until_stable(e, 100, &cycles));
+  CHECK(cycles >= 1);
+  OK(e, qm_engine_events(e, &events, &n));
+  const qm_event* preempted = FindEvent(events, n, QM_EVENT_PREEMPTED, "team-b/b-1");
+  CHECK(preempted != NULL);
+  if (preempted != NULL) {
+    CHECK(strcmp(preempted->preemption_reason, "InCohortReclamation") == 0);
+    CHECK(strcmp(preempted->preemptor_name, "team-a/a-1") == 0);
+    CHECK(strcmp(preempted->reason, "Preempted") == 0);
+    CHECK(strstr(preempted->message, "reclamation within the cohort") != NULL);
+  }
+  char* json = NULL;
+  OK(e, qm_engine_events_json(e, &json));
+  CHECK(json != NULL && strstr(json, "\"preemptionReason\": \"InCohortReclamation\"") != NULL);
+  qm_free(json);
+
+  OK(e, qm_engine_confirm_evicted_h(e, b1_handle));
+  OK(e, qm_engine_events(e, &events, &n));
+  CHECK(FindEvent(events, n, QM_EVENT_REQUEUED, "team-b/b-1") != NULL);
+  OK(e, qm_engine_run_until_stable(e, 100, NULL));
+  OK(e, qm_engine_events(e, &events, &n));
+  CHECK(FindEvent(events, n, QM_EVENT_ADMITTED, "team-a/a-1") != NULL);
+
+  /* Queries. */
+  OK(e, qm_engine_cluster_queue_json(e, "team-a", &json));
+  CHECK(json != NULL && strstr(json, "\"usage\": 16") != NULL &&
+        strstr(json, "\"admitted\": [\n    \"team-a/a-1\"") != NULL);
+  qm_free(json);
+  OK(e, qm_engine_workload_json(e, "team-b", "b-1", &json));
+  CHECK(json != NULL && strstr(json, "\"state\": \"Pending\"") != NULL &&
+        strstr(json, "\"priority\": 10") != NULL);
+  qm_free(json);
+  OK(e, qm_engine_explain_json(e, "team-b", "b-1", &json));
+  CHECK(json != NULL && strstr(json, "team-b/b-1") != NULL);
+  qm_free(json);
+  OK(e, qm_engine_list_json(e, &json));
+  CHECK(json != NULL && strstr(json, "\"team-a/a-1\"") != NULL &&
+        strstr(json, "\"team-b\"") != NULL);
+  qm_free(json);
+
+  /* Save and restore: the copy answers the same and schedules the same. */
+  char* snapshot = NULL;
+  size_t size = 0;
+  OK(e, qm_engine_save(e, &snapshot, &size));
+  CHECK(snapshot != NULL && size > 0);
+  qm_engine* copy = NULL;
+  CHECK(qm_engine_restore(snapshot, size, &copy) == QM_OK);
+  qm_free(snapshot);
+  if (copy != NULL) {
+    char* a = NULL;
+    char* b = NULL;
+    OK(e, qm_engine_workload_json(e, "team-b", "b-1", &a));
+    OK(copy, qm_engine_workload_json(copy, "team-b", "b-1", &b));
+    CHECK(a != NULL && b != NULL && strcmp(a, b) == 0);
+    qm_free(a);
+    qm_free(b);
+    OK(copy, qm_engine_finish(copy, "team-a", "a-1"));
+    OK(copy, qm_engine_run_until_stable(copy, 100, NULL));
+    OK(copy, qm_engine_events(copy, &events, &n));
+    CHECK(FindEvent(events, n, QM_EVENT_ADMITTED, "team-b/b-1") != NULL);
+    qm_engine_destroy(copy);
+  }
+
+  /* Host eviction, then delete: the handle becomes stale. */
+  OK(e, qm_engine_evict(e, "team-a", "a-1", "NodeFailures", "node n-1 failed"));
+  OK(e, qm_engine_events(e, &events, &n));
+  const qm_event* evicted = FindEvent(events, n, QM_EVENT_EVICTED, "team-a/a-1");
+  CHECK(evicted != NULL && strcmp(evicted->reason, "NodeFailures") == 0 &&
+        strcmp(evicted->message, "node n-1 failed") == 0);
+  int confirmed = 0;
+  OK(e, qm_engine_confirm_all_evicted(e, &confirmed));
+  CHECK(confirmed == 1);
+  OK(e, qm_engine_delete_workload_h(e, b1_handle));
+  CHECK(qm_engine_finish_h(e, b1_handle) == QM_NOT_FOUND);
+  CHECK(strlen(qm_engine_last_error(e)) > 0);
+  CHECK(qm_engine_finish(e, "team-b", "nope") == QM_NOT_FOUND);
+  CHECK(strstr(qm_engine_last_error(e), "nope") != NULL);
+  qm_engine_destroy(e);
+}
+
+static void TestBadInput(void) {
+  qm_engine* e = NULL;
+  CHECK(qm_engine_create(NULL, NULL) == QM_INVALID_ARGUMENT);
+  CHECK(qm_engine_create(NULL, &e) == QM_OK);
+  if (e == NULL) return;
+  CHECK(strcmp(qm_engine_last_error(e), "") == 0);
+
+  /* NULL handles and arguments. */
+  qm_resource_flavor flavor = {"f"};
+  CHECK(qm_engine_apply_flavor(NULL, &flavor) == QM_INVALID_ARGUMENT);
+  CHECK(strstr(qm_last_error(), "NULL") != NULL);
+  CHECK(qm_engine_apply_flavor(e, NULL) == QM_INVALID_ARGUMENT);
+  CHECK(qm_engine_apply_yaml(e, NULL, NULL) == QM_INVALID_ARGUMENT);
+  CHECK(qm_engine_events(e, NULL, NULL) == QM_INVALID_ARGUMENT);
+  qm_cluster_queue cq = {"q", NULL, NULL, 1, NULL, 0, QM_WITHIN_CQ_NEVER, QM_RECLAIM_NEVER, 0};
+  CHECK(qm_engine_apply_cluster_queue(e, &cq) == QM_INVALID_ARGUMENT);
+  CHECK(strstr(qm_engine_last_error(e), "covered_resources") != NULL);
+  cq.covered_resource_count = 0;
+  cq.within_cluster_queue = 42;
+  CHECK(qm_engine_apply_cluster_queue(e, &cq) == QM_INVALID_ARGUMENT);
+  CHECK(strstr(qm_engine_last_error(e), "within_cluster_queue") != NULL);
+  qm_engine_destroy(NULL); /* a no-op */
+
+  /* Invalid UTF-8: an overlong '/', a lone continuation byte, a surrogate. */
+  const char* bad[] = {"kind: ResourceFlavor\nmetadata: {name: \xC0\xAF}\n", "\x80", "\xED\xA0\x80"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+    CHECK(qm_engine_apply_yaml(e, bad[i], "bad.yaml") == QM_INVALID_ARGUMENT);
+    CHECK(strstr(qm_engine_last_error(e), "UTF-8") != NULL);
+  }
+  qm_resource_flavor bad_flavor = {"gpu-\xFF"};
+  CHECK(qm_engine_apply_flavor(e, &bad_flavor) == QM_INVALID_ARGUMENT);
+
+  /* A bad object changes nothing, and its error names file, line, object and field. */
+  char* before = NULL;
+  char* after = NULL;
+  OK(e, qm_engine_apply_yaml(e, kCluster, "cluster.yaml"));
+  OK(e, qm_engine_list_json(e, &before));
+  const char* bad_quota =
+      "- {kind: ResourceFlavor, metadata: {name: extra}}\n"
+      "- kind: ClusterQueue\n"
+      "  metadata: {name: bad}\n"
+      "  spec:\n"
+      "    resourceGroups:\n"
+      "    - coveredResources: [cpu]\n"
+      "      flavors: [{name: extra, resources: [{name: cpu, nominalQuota: 12x}]}]\n";
+  CHECK(qm_engine_apply_yaml(e, bad_quota, "bad.yaml") == QM_INVALID_ARGUMENT);
+  CHECK(strstr(qm_engine_last_error(e), "bad.yaml:") != NULL);
+  CHECK(strstr(qm_engine_last_error(e), "nominalQuota") != NULL);
+  OK(e, qm_engine_list_json(e, &after));
+  CHECK(before != NULL && after != NULL && strcmp(before, after) == 0);
+  qm_free(before);
+  qm_free(after);
+
+  /* Deeply nested input is an error, not a stack overflow. */
+  size_t depth = 200000;
+  char* deep = malloc(depth + 1);
+  if (deep != NULL) {
+    memset(deep, '[', depth);
+    deep[depth] = '\0';
+    CHECK(qm_engine_apply_yaml(e, deep, "deep.yaml") != QM_OK);
+    free(deep);
+  }
+
+  /* Configuration errors name the gate. */
+  qm_engine* other = NULL;
+  qm_engine_options options = {0, 0, "NoSuchGate=true", 0};
+  CHECK(qm_engine_create(&options, &other) == QM_INVALID_ARGUMENT && other == NULL);
+  CHECK(strstr(qm_last_error(), "NoSuchGate") != NULL);
+  options.feature_gates = "PartialAdmission";
+  CHECK(qm_engine_create(&options, &other) == QM_INVALID_ARGUMENT);
+
+  /* A corrupted snapshot is an error. */
+  CHECK(qm_engine_restore("not a snapshot", 14, &other) != QM_OK && other == NULL);
+  CHECK(qm_engine_run_until_stable(e, 0, NULL) == QM_INVALID_ARGUMENT);
+
+  /* Calls after destroy: caught in debug builds only (release: undefined, so not called). */
+  qm_engine_destroy(e);
+  if (qm_debug_checks()) {
+    CHECK(qm_engine_apply_flavor(e, &flavor) == QM_FAILED_PRECONDITION);
+    CHECK(strstr(qm_last_error(), "destroyed") != NULL);
+    CHECK(strstr(qm_engine_last_error(e), "destroyed") != NULL);
+    qm_engine_destroy(e); /* a second destroy is reported, not a double free */
+  }
+}
+
+/* Two threads on one engine without a lock: every call either works or is refused as busy. */
+struct Hammer {
+  qm_engine* engine;
+  int ok;
+  int busy;
+  int other;
+};
+
+static int HammerThread(void* arg) {
+  struct Hammer* h = arg;
+  for (int i = 0; i < 300; ++i) {
+    char* json = NULL;
+    qm_status st = qm_engine_list_json(h->engine, &json);
+    if (st == QM_OK) {
+      ++h->ok;
+      qm_free(json);
+    } else if (st == QM_FAILED_PRECONDITION && strstr(qm_last_error(), "in use") != NULL) {
+      ++h->busy;
+    } else {
+      ++h->other;
+    }
+  }
+  return 0;
+}
+
+static void TestTwoThreads(void) {
+  qm_engine* e = NULL;
+  if (qm_engine_create(NULL, &e) != QM_OK) {
+    ++failures;
+    return;
+  }
+  OK(e, qm_engine_apply_yaml(e, kCluster, "cluster.yaml"));
+  struct Hammer a = {e, 0, 0, 0}, b = {e, 0, 0, 0};
+  thrd_t ta, tb;
+  CHECK(thrd_create(&ta, HammerThread, &a) == thrd_success);
+  CHECK(thrd_create(&tb, HammerThread, &b) == thrd_success);
+  thrd_join(ta, NULL);
+  thrd_join(tb, NULL);
+  CHECK(a.other == 0 && b.other == 0);
+  CHECK(a.ok + a.busy == 300 && b.ok + b.busy == 300);
+  CHECK(a.ok + b.ok > 0); /* a call is refused only while another one runs */
+  /* The engine still works. */
+  char* json = NULL;
+  OK(e, qm_engine_cluster_queue_json(e, "team-a", &json));
+  qm_free(json);
+  qm_engine_destroy(e);
+}
+
+static void TestHyperpod(const char* quota_path) {
+  char* quota = ReadFile(quota_path);
+  CHECK(quota != NULL);
+  if (quota == NULL) return;
+  qm_document doc = {"quota.json", quota};
+  char* out = NULL;
+  CHECK(qm_hyperpod_render(&doc, 1, 0, 0, &out) == QM_OK);
+  CHECK(out != NULL && strstr(out, "kind: ClusterQueue") != NULL &&
+        strstr(out, "cohort: shared-pool") != NULL);
+  qm_free(out);
+  CHECK(qm_hyperpod_render(&doc, 1, 1, 0, &out) == QM_OK);
+  CHECK(out != NULL && strstr(out, "\"kind\": \"List\"") != NULL);
+  qm_free(out);
+  CHECK(qm_hyperpod_render(&doc, 1, 0, 1, &out) == QM_OK);
+  CHECK(out != NULL && strstr(out, "fairSharing:") != NULL);
+  qm_free(out);
+  int exit_code = -1;
+  CHECK(qm_hyperpod_lint(&doc, 1, &out, &exit_code) == QM_OK);
+  CHECK(exit_code == 0 && out != NULL && strstr(out, "0 errors") != NULL);
+  qm_free(out);
+
+  /* An out-of-range BorrowLimit: lint reports it (exit 1), render fails with the message. */
+  char* bad = malloc(strlen(quota) + 16);
+  char* at = strstr(quota, "\"BorrowLimit\": 50");
+  CHECK(bad != NULL && at != NULL);
+  if (bad != NULL && at != NULL) {
+    size_t prefix = (size_t)(at - quota);
+    memcpy(bad, quota, prefix);
+    strcpy(bad + prefix, "\"BorrowLimit\": 20000");
+    strcat(bad, at + strlen("\"BorrowLimit\": 50"));
+    qm_document bad_doc = {"bad.json", bad};
+    CHECK(qm_hyperpod_lint(&bad_doc, 1, &out, &exit_code) == QM_OK);
+    CHECK(exit_code == 1 && out != NULL && strstr(out, "BorrowLimit") != NULL);
+    qm_free(out);
+    CHECK(qm_hyperpod_render(&bad_doc, 1, 0, 0, &out) == QM_INVALID_ARGUMENT && out == NULL);
+    CHECK(strstr(qm_last_error(), "bad.json") != NULL);
+  }
+  free(bad);
+  CHECK(qm_hyperpod_render(NULL, 0, 0, 0, &out) == QM_INVALID_ARGUMENT);
+  free(quota);
+}
+
+static void TestSimulate(void) {
+  char* json = NULL;
+  CHECK(qm_simulate(NULL, "", NULL, NULL, &json) == QM_INVALID_ARGUMENT);
+  if (!qm_has_simulator()) {
+    CHECK(qm_simulate("a: 1", "submit", NULL, NULL, &json) == QM_UNIMPLEMENTED);
+    printf("note: the library has no simulator yet: qm_simulate returns UNIMPLEMENTED\n");
+    return;
+  }
+  const char* trace =
+      "submit,namespace,queue,pod_sets,duration\n"
+      "0,team-a,jobs,2x{nvidia.com/gpu=8},1h\n"
+      "60,team-a,jobs,1x{nvidia.com/gpu=8},30m\n";
+  CHECK(qm_simulate(kCluster, trace, NULL, NULL, &json) == QM_OK);
+  CHECK(json != NULL && strstr(json, "\"jobs\": 2") != NULL);
+  printf("%s", json != NULL ? json : qm_last_error());
+  qm_free(json);
+}
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: c_api_test HYPERPOD_QUOTA_JSON\n");
+    return 2;
+  }
+  CHECK(qm_api_version() == QM_C_API_VERSION);
+  CHECK(strlen(qm_version()) > 0);
+  CHECK(strcmp(qm_status_name(QM_NOT_FOUND), "NOT_FOUND") == 0);
+  TestScenario();
+  TestBadInput();
+  TestTwoThreads();
+  TestHyperpod(argv[1]);
+  TestSimulate();
+  if (failures != 0) {
+    fprintf(stderr, "%d check(s) failed\n", failures);
+    return 1;
+  }
+  printf("c_api_test: all checks passed (library %s, debug checks %s)\n", qm_version(),
+         qm_debug_checks() ? "on" : "off");
+  return 0;
+}
