@@ -367,12 +367,21 @@ TEST_CASE("Metamorphic: an order-reversing renaming changes no decision where Ku
 }
 
 TEST_CASE("Metamorphic: permuting the objects inside each Apply changes no decision", "[adapter][metamorphic]") {
+  size_t admitted = 0, preempted = 0, fair = 0;
   for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
     INFO("seed " << seed);
     const Script script = RandomScript(seed, {.fair_sharing = true});
     const std::string want = Run(script, {});
     CHECK(Run(Permute(script, seed * 7919), {}) == want);
+    for (size_t at = want.find("kind=0 "); at != std::string::npos; at = want.find("kind=0 ", at + 1)) ++admitted;
+    for (size_t at = want.find("kind=1 "); at != std::string::npos; at = want.find("kind=1 ", at + 1)) ++preempted;
+    if (script.config.fair_sharing.enabled) ++fair;
   }
+  // The random clusters must exercise admission and preemption, with and without fair sharing.
+  UNSCOPED_INFO(admitted << " admissions, " << preempted << " preemptions, " << fair << " scripts with fair sharing");
+  CHECK(admitted >= 200);  // 287 with these seeds
+  CHECK(preempted >= 20);   // 35
+  CHECK(fair >= 15);        // 33
 }
 
 TEST_CASE("Metamorphic: scaling every quota and request by 1000 changes no decision", "[adapter][metamorphic]") {
