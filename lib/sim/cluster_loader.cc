@@ -33,7 +33,7 @@ absl::StatusOr<SimulationInput> FromManifest(Manifest manifest, std::string_view
     absl::StatusOr<std::vector<NodeSpec>> nodes = NodesFromInventory(manifest.inventory->instances);
     if (!nodes.ok()) {
       return absl::InvalidArgumentError(fmt::format("{}: HyperPodCluster/{}: {}", manifest.inventory->source,
-                                                    manifest.inventory->name, nodes.status().message()));
+                                                    manifest.inventory->name, std::string(nodes.status().message())));
     }
     input.nodes = *std::move(nodes);
   }

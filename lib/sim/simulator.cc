@@ -193,7 +193,7 @@ class Simulation {
     QM_RETURN_IF_ERROR(engine_.SetNow(kEpoch));
     absl::Status applied = engine_.Apply(cluster_.objects);
     if (!applied.ok()) {
-      return absl::Status(applied.code(), fmt::format("{}: {}", cluster_.label, applied.message()));
+      return absl::Status(applied.code(), fmt::format("{}: {}", cluster_.label, std::string(applied.message())));
     }
     CollectObjects();
     if (!cluster_.nodes.empty()) {
@@ -619,6 +619,7 @@ class Simulation {
     spec_.uid = fmt::format("{:010d}", tj.row);
     spec_.queue_name = target.local_queue;
     spec_.priority_class = tj.priority_class == 0 ? PriorityClassRef{} : class_ref_[tj.priority_class];
+    spec_.priority = tj.priority;
     spec_.creation_time = kEpoch + Duration{now_};
     const auto pod_sets = trace_.PodSetsOf(tj);
     spec_.pod_sets.resize(pod_sets.size());
@@ -634,7 +635,7 @@ class Simulation {
     absl::StatusOr<WorkloadHandle> handle = engine_.Submit(spec_);
     if (!handle.ok()) {
       return absl::Status(handle.status().code(),
-                          fmt::format("{}:{}: {}", trace_.source, tj.line, handle.status().message()));
+                          fmt::format("{}:{}: {}", trace_.source, tj.line, std::string(handle.status().message())));
     }
     Job& job = jobs_[index];
     job.handle = *handle;
