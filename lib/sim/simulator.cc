@@ -522,7 +522,8 @@ class Simulation {
       int64_t t = std::numeric_limits<int64_t>::max();
       if (next_submit_ < n) t = trace_.jobs[next_submit_].submit.us;
       if (!finishes_.empty()) t = std::min(t, finishes_.Top().time.us);
-      const bool work_left = next_submit_ < n || !finishes_.empty();
+      if (!confirms_.empty()) t = std::min(t, confirms_.Top().time.us);
+      const bool work_left = next_submit_ < n || !finishes_.empty() || !confirms_.empty();
       // Node events matter while jobs run, or while admitted jobs wait for a failed node to come
       // back. A run whose only remaining events are faults is over: jobs still pending can never
       // be admitted, and admitted ones waiting with every node up can never be placed.
@@ -540,6 +541,10 @@ class Simulation {
       while (!finishes_.empty() && finishes_.Top().time.us == t) {
         const FinishEvent f = finishes_.Pop().payload;
         QM_RETURN_IF_ERROR(FinishJob(f));
+      }
+      while (!confirms_.empty() && confirms_.Top().time.us == t) {
+        const FinishEvent f = confirms_.Pop().payload;
+        QM_RETURN_IF_ERROR(ConfirmStopped(f));
       }
       while (!node_events_.empty() && node_events_.Top().time.us == t) {
         const NodeEvent e = node_events_.Pop().payload;
@@ -647,12 +652,19 @@ class Simulation {
     return absl::OkStatus();
   }
 
-  // Runs cycles until settled, confirming evictions at once (the pods stop immediately), until a
-  // round confirms nothing.
+  // Runs cycles until settled, confirming at once the evictions whose pods stopped at once (those
+  // on failed nodes, and every preemption when the eviction delay is 0), until a round confirms
+  // nothing. With a zero delay a preemption loop (A preempts B, B's
+  // queue takes the room back first, ...) can repeat forever at one instant: that is an error
+  // rather than a hang.
   absl::Status Settle() {
+    constexpr int64_t kMaxRounds = 10'000;
     for (int64_t round = 0;; ++round) {
-      if (round > options_.max_cycles_per_instant) {
-        return absl::InternalError(fmt::format("the cluster did not settle at t={}s", static_cast<double>(now_) / 1e6));
+      if (round > kMaxRounds) {
+        return absl::FailedPreconditionError(fmt::format(
+            "the cluster did not settle at t={}s: evictions confirmed at once kept causing new preemptions "
+            "for {} rounds (a preemption loop); give preempted pods time to stop (eviction delay > 0)",
+            static_cast<double>(now_) / 1e6, kMaxRounds));
       }
       cycles_ += engine_.RunUntilStable(static_cast<int>(std::min<int64_t>(options_.max_cycles_per_instant, 1'000'000)));
       QM_RETURN_IF_ERROR(HandleEvents(engine_.LastEvents()));
@@ -872,11 +884,19 @@ class Simulation {
   void Stopped(uint32_t j, const Event& e) {
     Job& job = jobs_[j];
     if (job.phase != Phase::kAdmitted && job.phase != Phase::kRunning) return;
-    StopPods(j, /*lost=*/true);
+    const bool preempted = e.kind == EventKind::kPreempted;
     ++job.generation;  // its finish event is now stale
     job.phase = Phase::kEvicting;
+    // A preempted job takes `eviction_delay` to stop (its pods' grace period, or the controller
+    // deleting pods that were never placed); it keeps its nodes and quota until then, and the
+    // preemptor waits, as in Kueue. Pods the host evicted (their node failed) stop at once.
+    if (preempted && options_.eviction_delay.us > 0) {
+      confirms_.Push(Time{now_ + options_.eviction_delay.us}, FinishEvent{j, job.generation});
+    } else {
+      StopPods(j, /*lost=*/true);
+      to_confirm_.push_back(j);
+    }
     GroupAcc& g = groups_[job.group];
-    const bool preempted = e.kind == EventKind::kPreempted;
     if (preempted) {
       ++g.preemptions;
       ++preemptions_;
@@ -900,7 +920,15 @@ class Simulation {
     } else {
       ++preemption_log_dropped_;
     }
-    to_confirm_.push_back(j);
+  }
+
+  // A preempted job's pods stopped at the end of their grace period.
+  absl::Status ConfirmStopped(const FinishEvent& f) {
+    Job& job = jobs_[f.job];
+    if (job.generation != f.generation || job.phase != Phase::kEvicting) return absl::OkStatus();
+    StopPods(f.job, /*lost=*/true);
+    QM_RETURN_IF_ERROR(engine_.ConfirmEvicted(job.handle));
+    return HandleEvents(engine_.LastEvents());
   }
 
   void Requeued(uint32_t j, bool pending) {
@@ -944,6 +972,14 @@ class Simulation {
       const std::vector<uint32_t> victims = jobs_on_node_[n];
       const std::string message = fmt::format("node {} failed", pool_->node(e.node).name);
       for (uint32_t j : victims) {
+        if (jobs_[j].phase == Phase::kEvicting) {
+          // Preempted, stopping within its grace period: its pods died with the node.
+          ++jobs_[j].generation;
+          StopPods(j, /*lost=*/true);
+          QM_RETURN_IF_ERROR(engine_.ConfirmEvicted(jobs_[j].handle));
+          QM_RETURN_IF_ERROR(HandleEvents(engine_.LastEvents()));
+          continue;
+        }
         if (jobs_[j].phase != Phase::kRunning) continue;
         QM_RETURN_IF_ERROR(engine_.Evict(jobs_[j].handle, "NodeFailures", message));
         ++fault_evictions_;
@@ -978,6 +1014,9 @@ class Simulation {
     // Jobs still running or waiting at the end (a horizon, or jobs that can never be placed).
     for (uint32_t j = 0; j < jobs_.size(); ++j) {
       if (jobs_[j].phase == Phase::kRunning || jobs_[j].phase == Phase::kAdmitted) StopPods(j, false);
+      if (jobs_[j].phase == Phase::kEvicting && jobs_[j].holding != kNone && holdings_[jobs_[j].holding].placed) {
+        StopPods(j, true);
+      }
     }
     SimulationResult r;
     r.label = cluster_.label;
@@ -1195,6 +1234,7 @@ class Simulation {
   int64_t now_ = 0;
   size_t next_submit_ = 0;
   EventQueue<FinishEvent> finishes_;
+  EventQueue<FinishEvent> confirms_;  // preempted jobs whose pods stop at the end of their grace period
   EventQueue<NodeEvent> node_events_;
   std::vector<SplitMix64> rngs_;
 

@@ -24,7 +24,7 @@ using test::Workload;
 constexpr int64_t kCpu = 1000;
 
 std::filesystem::path ScenariosDir() {
-  return std::filesystem::path(__FILE__).parent_path().parent_path() / "scenarios";
+  return std::filesystem::path(QM_TESTS_DIR) / "scenarios";
 }
 
 std::vector<std::filesystem::path> ScenarioFiles() {

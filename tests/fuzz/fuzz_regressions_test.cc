@@ -19,7 +19,7 @@ namespace {
 namespace fs = std::filesystem;
 using Target = void (*)(std::span<const uint8_t>);
 
-fs::path TestsDir() { return fs::path(__FILE__).parent_path().parent_path(); }
+fs::path TestsDir() { return fs::path(QM_TESTS_DIR); }
 
 std::vector<uint8_t> ReadBytes(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);

@@ -17,26 +17,8 @@
 namespace qm::sim {
 namespace {
 
-// tests/sim/data, found from this file's path: __FILE__ may be relative to the build directory
-// (ccache's base_dir), and the test may run from a subdirectory of it.
-std::filesystem::path DataDir() {
-  const std::filesystem::path file(__FILE__);
-  if (file.is_absolute()) return file.parent_path() / "data";
-  // Relative: try it from here and from up to three directories up, as given and without its
-  // leading "../" parts (when run from the source tree).
-  std::filesystem::path stripped;
-  for (const auto& part : file)
-    if (!(stripped.empty() && part == "..")) stripped /= part;
-  std::filesystem::path prefix = ".";
-  for (int up = 0; up < 4; ++up, prefix /= "..") {
-    for (const std::filesystem::path& f : {file, stripped}) {
-      const std::filesystem::path dir = (prefix / f).parent_path() / "data";
-      if (std::filesystem::exists(dir / "sample.csv")) return dir;
-    }
-  }
-  FAIL("tests/sim/data not found from " << file);
-  return {};
-}
+// tests/sim/data (QM_TESTS_DIR is set by tests/CMakeLists.txt).
+std::filesystem::path DataDir() { return std::filesystem::path(QM_TESTS_DIR) / "sim" / "data"; }
 
 std::string ReadFile(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);

@@ -21,7 +21,7 @@ namespace {
 
 constexpr OptionSpec kOptions[] = {{"trace", true},   {"faults", true},  {"output", true},
                                    {"report", true},  {"compare", false}, {"buckets", true},
-                                   {"horizon", true}, {"quiet", false}};
+                                   {"horizon", true}, {"eviction-delay", true}, {"quiet", false}};
 
 std::string BaseName(const std::string& path) {
   const size_t slash = path.find_last_of('/');
@@ -93,6 +93,13 @@ int RunSimulate(std::span<const std::string> argv) {
     }
     options.horizon = *horizon;
   }
+  if (auto d = args->Value("eviction-delay")) {
+    absl::StatusOr<Duration> delay = ParseGoDuration(*d);
+    if (!delay.ok() || delay->us < 0) {
+      return UsageError(kSimulateCommand, fmt::format("--eviction-delay \"{}\" is not a duration >= 0 (e.g. 30s)", *d));
+    }
+    options.eviction_delay = *delay;
+  }
 
   absl::StatusOr<sim::Trace> trace = sim::ReadTraceOrPerfConfigFile(*trace_path);
   if (!trace.ok()) {
@@ -163,7 +170,8 @@ const Command kSimulateCommand = {
     "simulate",
     "Simulate a cluster and its policies over a workload trace",
     R"(Usage: qm simulate CLUSTER --trace TRACE [--faults FILE] [--output text|json]
-                   [--report FILE.html] [--buckets N] [--horizon DURATION] [--quiet]
+                   [--report FILE.html] [--buckets N] [--horizon DURATION]
+                   [--eviction-delay DURATION] [--quiet]
        qm simulate --compare CLUSTER_A CLUSTER_B ... --trace TRACE [options]
 
 Runs the jobs of TRACE on the cluster in virtual time, through the same engine a
@@ -195,6 +203,9 @@ Options:
   --buckets N         time-series resolution of the report (default 120)
   --horizon DURATION  stop at this simulated time (e.g. 720h); default: when every
                       job has finished or can never run
+  --eviction-delay D  how long preempted jobs take to stop; they keep their nodes
+                      and quota meanwhile and the preemptor waits (default 30s;
+                      0s stops them at once)
   --quiet             no progress line (it is shown only on a terminal anyway)
 
 Exit status: 0 simulated, 1 the simulation failed, 2 bad input or arguments.

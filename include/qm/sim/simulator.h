@@ -85,7 +85,11 @@ struct SimulationOptions {
   int buckets = 120;  ///< time-series resolution
   /// Stop at this time after the trace start (0 = when every job has finished or can never run).
   Duration horizon;
-  /// A safety net against a policy that never settles at one instant.
+  /// How long a preempted job's running pods take to stop (Kubernetes' default termination grace
+  /// period is 30 s). They keep their nodes and quota until then and the preemptor waits. 0 stops
+  /// them at once; a preemption loop at one instant is then an error (docs/simulate.md §Time).
+  Duration eviction_delay = Duration::Seconds(30);
+  /// A safety net against a policy that never settles: the cycles one `RunUntilStable` may run.
   int64_t max_cycles_per_instant = 1'000'000;
   /// Called about every `progress_every` jobs done (not at all when empty).
   std::function<void(const SimulationProgress&)> progress;
