@@ -57,6 +57,17 @@ Table Header(std::string id, std::string title, std::vector<std::string> keys,
   return t;
 }
 
+// A resource no run used, borrowed or requested (a HyperPod instance type's EFA devices, say)
+// would only add rows of zeros.
+bool UsedInSomeRun(std::span<const SimulationResult> runs, const std::string& resource) {
+  for (const SimulationResult& r : runs) {
+    for (const ResourceHours& h : r.totals) {
+      if (h.resource == resource && (h.used > 0 || h.borrowed > 0 || h.goodput_lost > 0)) return true;
+    }
+  }
+  return false;
+}
+
 Table RunMeasures(std::span<const SimulationResult> runs) {
   SideBySide t(Header("compare-runs", "Runs side by side", {"measure"}, runs), runs.size());
   for (size_t i = 0; i < runs.size(); ++i) {
@@ -71,6 +82,7 @@ Table RunMeasures(std::span<const SimulationResult> runs) {
     t.Set(i, {"admitted but unplaced (job-hours)"}, Fixed(r.unplaced_hours, 2));
     t.Set(i, {"Jain's index (time average)"}, Fixed(r.avg_jain, 3));
     for (const ResourceHours& h : r.totals) {
+      if (!UsedInSomeRun(runs, h.resource)) continue;
       const std::string res = ResourceWithUnit(h.resource, DisplayUnit(h.resource));
       t.Set(i, {res + " hours used"}, Fixed(h.used, 2));
       t.Set(i, {res + " hours borrowed"}, Fixed(h.borrowed, 2));
@@ -97,6 +109,7 @@ Table UtilizationMeasures(std::span<const SimulationResult> runs) {
                runs.size());
   for (size_t i = 0; i < runs.size(); ++i) {
     for (const FlavorUtilization& u : runs[i].utilization) {
+      if (!UsedInSomeRun(runs, u.resource)) continue;
       t.Set(i, {u.flavor, ResourceWithUnit(u.resource, DisplayUnit(u.resource))},
             Fixed(u.utilization * 100.0, 1));
     }

@@ -78,8 +78,10 @@ std::string Empty(std::string_view id, std::string_view title, std::string_view 
 }
 
 // Keeps the `kTopSeries` series with the largest sums (ties: by name) in that order and, when
-// `other` is true, adds the rest up as "other". Colours follow the rank.
-std::vector<ChartSeries> TopSeries(std::vector<ChartSeries> all, size_t buckets, bool other) {
+// `other` is true, adds the rest up as "other". Colours follow the rank, or `colors` (by name)
+// when given, so that a team keeps its colour from chart to chart.
+std::vector<ChartSeries> TopSeries(std::vector<ChartSeries> all, size_t buckets, bool other,
+                                   const std::map<std::string, size_t>& colors = {}) {
   std::vector<std::pair<double, size_t>> rank;
   for (size_t i = 0; i < all.size(); ++i) {
     double sum = 0;
@@ -96,7 +98,8 @@ std::vector<ChartSeries> TopSeries(std::vector<ChartSeries> all, size_t buckets,
   for (size_t r = 0; r < rank.size(); ++r) {
     ChartSeries& s = all[rank[r].second];
     if (r < kTopSeries) {
-      s.color = PaletteColor(r);
+      const auto c = colors.find(s.name);
+      s.color = PaletteColor(c != colors.end() ? c->second : r);
       kept.push_back(std::move(s));
       continue;
     }
@@ -136,25 +139,49 @@ std::vector<ChartSeries> ByTeam(const SimulationResult& r, const std::vector<std
   return series;
 }
 
+// A colour per team (or team-less queue), in name order: the same in every chart of a run.
+std::map<std::string, size_t> TeamColors(const SimulationResult& r) {
+  const std::map<std::string, std::string> team_of = TeamOfQueue(r);
+  std::map<std::string, size_t> colors;
+  for (const std::string& q : r.series.queues) {
+    const auto it = team_of.find(q);
+    colors.emplace(it == team_of.end() ? q : it->second, 0);
+  }
+  size_t i = 0;
+  for (auto& [name, color] : colors) color = i++;
+  return colors;
+}
+
+bool AnyPositive(const std::vector<std::vector<double>>& rows) {
+  for (const auto& row : rows) {
+    for (double v : row) {
+      if (v > 0) return true;
+    }
+  }
+  return false;
+}
+
 std::string UtilizationCharts(const SimulationResult& r, const std::string& id) {
   const TimeSeries& s = r.series;
+  const std::map<std::string, size_t> colors = TeamColors(r);
   std::string out;
   for (size_t res = 0; res < s.resources.size(); ++res) {
     const std::string& name = s.resources[res];
+    // A resource of the nodes that no job asked for (a p5's EFA devices, say) gets no chart.
+    if (res >= s.used.size() || !AnyPositive(s.used[res])) continue;
     internal::StepChart chart{
         .id = fmt::format("{}-used-{}", id, res),
         .title = fmt::format("{} held by placed pods, stacked by team", name),
         .y_label = internal::ResourceWithUnit(name, DisplayUnit(name)),
         .start_s = s.start_s, .bucket_seconds = s.bucket_seconds,
-        .series = TopSeries(ByTeam(r, res < s.used.size() ? s.used[res] : std::vector<std::vector<double>>{}),
-                            s.start_s.size(), /*other=*/true),
+        .series = TopSeries(ByTeam(r, s.used[res]), s.start_s.size(), /*other=*/true, colors),
         .stacked = true,
         .reference = {.name = "capacity", .color = "#222222",
                       .values = res < s.capacity.size() ? s.capacity[res] : std::vector<double>{}},
         .y_at_least = 0};
     out += internal::RenderStepChart(chart);
   }
-  if (s.resources.empty()) out += Empty(id + "-used", "Utilization over time", "No resources were used.");
+  if (out.empty()) out += Empty(id + "-used", "Utilization over time", "No resources were used.");
   return out;
 }
 
@@ -163,7 +190,7 @@ std::string PendingChart(const SimulationResult& r, const std::string& id) {
       .id = id + "-pending", .title = "Pending jobs per team (time average per bucket)",
       .y_label = "pending jobs", .start_s = r.series.start_s,
       .bucket_seconds = r.series.bucket_seconds,
-      .series = TopSeries(ByTeam(r, r.series.pending), r.series.start_s.size(), /*other=*/true),
+      .series = TopSeries(ByTeam(r, r.series.pending), r.series.start_s.size(), /*other=*/true, TeamColors(r)),
       .stacked = false, .reference = {}, .y_at_least = 1};
   return internal::RenderStepChart(chart);
 }

@@ -1,0 +1,91 @@
+# examples/sim/README.md, as a test: generates the README's trace, runs the four policies side by
+# side, and checks the claims the README makes about the result. Then the browser test opens the
+# report it wrote. Run by CTest (examples/CMakeLists.txt) with -DQM=<qm> -DDIR=<examples/sim>
+# -DWORK=<scratch directory>.
+set(trace ${WORK}/sim-example-jobs.csv)
+execute_process(COMMAND ${QM} trace generate --teams research,training,inference --team-weights 3,5,2
+                        --jobs 15000 --arrivals-per-hour 21 --seed 7
+                        --priority-mix inference=0.2,training=0.5,experimentation=0.3 --output ${trace}
+                RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "qm trace generate failed (${rc})")
+endif()
+execute_process(COMMAND ${QM} simulate --compare ${DIR}/lend-and-borrow.yaml ${DIR}/dont-lend.yaml
+                        ${DIR}/fair-share-off.yaml ${DIR}/idle-sharing.yaml --trace ${trace}
+                        --output json --quiet --report ${WORK}/sim-example-compare.html
+                OUTPUT_VARIABLE json RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "qm simulate --compare failed (${rc})")
+endif()
+
+# run_value(<out> <run index> <json path...>)
+function(run_value out run)
+  string(JSON v GET "${json}" runs ${run} ${ARGN})
+  set(${out} "${v}" PARENT_SCOPE)
+endfunction()
+
+# The GPU figures of a run's totals: used, borrowed, goodput_lost.
+function(gpu_hours out run key)
+  string(JSON n LENGTH "${json}" runs ${run} resource_hours)
+  math(EXPR last "${n} - 1")
+  foreach(i RANGE ${last})
+    string(JSON res GET "${json}" runs ${run} resource_hours ${i} resource)
+    if(res STREQUAL "nvidia.com/gpu")
+      string(JSON v GET "${json}" runs ${run} resource_hours ${i} ${key})
+      set(${out} "${v}" PARENT_SCOPE)
+      return()
+    endif()
+  endforeach()
+  message(FATAL_ERROR "run ${run}: no nvidia.com/gpu figures")
+endfunction()
+
+# A queue's (all classes) p99 wait in a run.
+function(queue_p99 out run queue)
+  string(JSON n LENGTH "${json}" runs ${run} groups)
+  math(EXPR last "${n} - 1")
+  foreach(i RANGE ${last})
+    string(JSON q GET "${json}" runs ${run} groups ${i} cluster_queue)
+    string(JSON c GET "${json}" runs ${run} groups ${i} priority_class)
+    if(q STREQUAL "${queue}" AND c STREQUAL "")
+      string(JSON v GET "${json}" runs ${run} groups ${i} wait p99_s)
+      set(${out} "${v}" PARENT_SCOPE)
+      return()
+    endif()
+  endforeach()
+  message(FATAL_ERROR "run ${run}: no row for ${queue}")
+endfunction()
+
+macro(expect condition)
+  if(NOT (${ARGV}))
+    message(FATAL_ERROR "examples/sim/README.md claims: ${ARGV}")
+  endif()
+endmacro()
+
+set(LEND 0)
+set(DONT 1)
+set(FAIR_OFF 2)
+set(IDLE 3)
+foreach(run ${LEND} ${DONT} ${FAIR_OFF} ${IDLE})
+  run_value(jobs ${run} jobs)
+  expect(jobs EQUAL 15000)
+  run_value(p${run} ${run} preemptions)
+  run_value(never${run} ${run} never_admitted)
+  gpu_hours(borrowed${run} ${run} borrowed)
+  gpu_hours(lost${run} ${run} goodput_lost)
+endforeach()
+# DontLend: nothing is borrowed, research waits far longer, more jobs can never run (a job larger
+# than its team's allocation), and priority preemption within the team costs the most GPU-hours.
+expect(borrowed${DONT} EQUAL 0)
+expect(borrowed${LEND} GREATER 1000)
+expect(never${DONT} GREATER never${LEND})
+queue_p99(research_lend ${LEND} hyperpod-ns-research-clusterqueue)
+queue_p99(research_dont ${DONT} hyperpod-ns-research-clusterqueue)
+expect(research_dont GREATER research_lend)
+expect(lost${DONT} GREATER lost${LEND})
+expect(p${DONT} GREATER p${LEND})
+# Idle sharing lends the 6 unallocated instances too: most borrowed, fewest preemptions, least lost.
+expect(borrowed${IDLE} GREATER borrowed${LEND})
+expect(p${IDLE} LESS p${LEND})
+expect(p${IDLE} LESS p${FAIR_OFF})
+expect(lost${IDLE} LESS lost${FAIR_OFF})
+message(STATUS "preemptions: lend-and-borrow ${p0}, dont-lend ${p1}, fair-share-off ${p2}, idle-sharing ${p3}")
