@@ -4,7 +4,8 @@
 #   package.engine_only      after `cmake --install`, a consumer linking only quartermaster::engine
 #                            (find_package COMPONENTS engine, and pkg-config quartermaster-engine):
 #                            nothing that builds it names yaml-cpp;
-#   package.add_subdirectory via add_subdirectory(<source dir>), building only the library.
+#   package.add_subdirectory via add_subdirectory(<source dir> EXCLUDE_FROM_ALL), building only
+#                            the engine the consumer links.
 # Included from the top-level CMakeLists.txt under QM_BUILD_TESTS. Each test runs
 # cmake/quartermaster_package_test.cmake, which configures, builds and runs tests/package/ (or
 # tests/package/subdir/, tests/package/engine/) with this build's generator, compilers, build type

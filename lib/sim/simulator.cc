@@ -658,7 +658,7 @@ class Simulation {
   // queue takes the room back first, ...) can repeat forever at one instant: that is an error
   // rather than a hang.
   absl::Status Settle() {
-    constexpr int64_t kMaxRounds = 10'000;
+    constexpr int64_t kMaxRounds = 1'000;
     for (int64_t round = 0;; ++round) {
       if (round > kMaxRounds) {
         return absl::FailedPreconditionError(fmt::format(
