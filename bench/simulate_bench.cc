@@ -1,7 +1,9 @@
 // `qm simulate` end to end: a generated trace of N jobs from 10 HyperPod teams on 1,000
 // ml.p5.48xlarge nodes (8,000 GPUs), LendAndBorrow with fair sharing, placed gang-wise. Arrivals
-// keep the cluster busy (about 1,200 jobs an hour against roughly 1,500 an hour of capacity), so
-// queues build up in the diurnal peaks and borrowing, reclaim and preemption all happen.
+// keep the cluster busy (about 1,200 jobs an hour against roughly 1,500 an hour of capacity):
+// teams borrow in the diurnal peaks, but with ten teams of equal quota this trace causes no
+// preemption (the `preemptions` counter says so). Overloaded traces cost more than linear time
+// (docs/simulate.md §Cost); this one measures the cluster that keeps up.
 //
 // Counters: jobs/s (per CPU second of the whole simulation: setup, submissions, cycles,
 // placement, metrics), cycles, preemptions, and rss_MiB (the process's peak resident set).
