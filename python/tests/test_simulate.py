@@ -36,3 +36,14 @@ def test_sequential_sweep_labels_rows(cluster: str) -> None:
     points = qm.grid_from_template(template, quota=[8, 16])
     rows = qm.sweep(points, {"t1": TRACE}, dataframe=False)
     assert [(r["quota"], r["trace"], r["jobs"]) for r in rows] == [(8, "t1", 3), (16, "t1", 3)]
+
+
+def test_sweep_returns_a_dataframe_with_the_same_rows(cluster: str) -> None:
+    pandas = pytest.importorskip("pandas", reason="pandas is not installed (python3-pandas)")
+    template = cluster.replace("nominalQuota: 16}]\n- apiVersion: kueue.x-k8s.io/v1beta2\n  kind: ClusterQueue\n  metadata: {name: team-b}",
+                               "nominalQuota: $quota}]\n- apiVersion: kueue.x-k8s.io/v1beta2\n  kind: ClusterQueue\n  metadata: {name: team-b}", 1)
+    points = qm.grid_from_template(template, quota=[8, 16])
+    rows = qm.sweep(points, {"t1": TRACE}, dataframe=False)
+    frame = qm.sweep(points, {"t1": TRACE}, dataframe=True)
+    assert isinstance(frame, pandas.DataFrame)
+    assert frame.to_dict("records") == rows
