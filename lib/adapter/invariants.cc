@@ -356,6 +356,7 @@ class Checker {
 
   absl::Status CheckLimits() {
     const uint32_t frs = s_.tree.fr_count();
+    if (frs == 0) return absl::OkStatus();  // no quota anywhere (e.g. ClusterQueues without resource groups)
     // The oldest admission (by admitted cycle) each node holds per FR, bottom-up.
     std::vector<uint64_t> oldest(size_t{s_.tree.node_count()} * frs, kNever);
     for (auto it = order_.rbegin(); it != order_.rend(); ++it) {

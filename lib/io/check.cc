@@ -161,8 +161,9 @@ CheckSummary CheckScenarios(std::span<const std::string> files,
     for (const std::string& r : roots) root_keys.push_back(Normalize(r));
     for (const auto& [key, entry] : known->entries) {
       if (seen.contains(key)) continue;
+      const std::string& listed_key = key;  // clang 14 cannot capture a structured binding
       const bool under = std::any_of(root_keys.begin(), root_keys.end(),
-                                     [&](const std::string& r) { return IsUnder(key, r); });
+                                     [&](const std::string& r) { return IsUnder(listed_key, r); });
       if (!under) continue;
       ++sum.unexpected;
       out << fmt::format("error: {}:{}: '{}' is listed as a known failure but does not exist\n",

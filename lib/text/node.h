@@ -18,13 +18,15 @@ class Node;
 
 namespace qm::internal {
 
+struct NodeField;
+
 /// A null, a scalar (its text), a map (keys in input order) or a list; with the input line.
 struct Node {
   enum class Type { kNull, kScalar, kMap, kList };
   Type type = Type::kNull;
   std::string text;  ///< scalar text
   int line = 0;      ///< 1-based; 0 when unknown
-  std::vector<std::pair<std::string, Node>> fields;
+  std::vector<NodeField> fields;  ///< a map's (key, value) pairs
   std::vector<Node> items;
 
   bool is_null() const { return type == Type::kNull; }
@@ -35,6 +37,15 @@ struct Node {
   const Node* Find(std::string_view key) const;
   /// "a map", "a list", "null", `the value "x"` — for messages.
   std::string TypeName() const;
+};
+
+/// One (key, value) of a map. Not a std::pair: a pair of an incomplete `Node` inside `Node`'s own
+/// definition is rejected by clang with libstdc++ (the fuzzing build), a forward-declared struct
+/// is not.
+struct NodeField {
+  NodeField(std::string key, Node value) : first(std::move(key)), second(std::move(value)) {}
+  std::string first;
+  Node second;
 };
 
 /// Converts a yaml-cpp node (lines from its marks, `fallback_line` where it has none).
