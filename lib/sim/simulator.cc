@@ -926,8 +926,12 @@ class Simulation {
   absl::Status ConfirmStopped(const FinishEvent& f) {
     Job& job = jobs_[f.job];
     if (job.generation != f.generation || job.phase != Phase::kEvicting) return absl::OkStatus();
-    StopPods(f.job, /*lost=*/true);
-    QM_RETURN_IF_ERROR(engine_.ConfirmEvicted(job.handle));
+    return StopAndConfirm(f.job);
+  }
+
+  absl::Status StopAndConfirm(uint32_t j) {
+    StopPods(j, /*lost=*/true);
+    QM_RETURN_IF_ERROR(engine_.ConfirmEvicted(jobs_[j].handle));
     return HandleEvents(engine_.LastEvents());
   }
 
@@ -974,10 +978,8 @@ class Simulation {
       for (uint32_t j : victims) {
         if (jobs_[j].phase == Phase::kEvicting) {
           // Preempted, stopping within its grace period: its pods died with the node.
-          ++jobs_[j].generation;
-          StopPods(j, /*lost=*/true);
-          QM_RETURN_IF_ERROR(engine_.ConfirmEvicted(jobs_[j].handle));
-          QM_RETURN_IF_ERROR(HandleEvents(engine_.LastEvents()));
+          ++jobs_[j].generation;  // its pending stop is now stale
+          QM_RETURN_IF_ERROR(StopAndConfirm(j));
           continue;
         }
         if (jobs_[j].phase != Phase::kRunning) continue;
