@@ -46,6 +46,16 @@ TEST_CASE("Manifest error: bad indentation is malformed YAML", "[io][manifest][e
              Catch::StartsWith("cluster.yaml:4: malformed YAML: "));
 }
 
+// yaml-cpp 0.7 loops forever, allocating, on a stray flow indicator at document level; the loader
+// stops it (lib/text/yaml_load.cc). Found by the HyperPod policy fuzzer.
+TEST_CASE("Manifest error: a stray ',' after a flow map is an error, not a hang", "[io][manifest][errors]") {
+  CHECK(ErrorOf("{\"kind\": \"Namespace\", \"metadata\": {\"name\": \"a\"}},\n\"x\": 1}\n") ==
+        "cluster.yaml:1: malformed YAML: unexpected ',', ']' or '}' outside any flow collection "
+        "([...] or {...})");
+  CHECK_THAT(ErrorOf(","), Catch::StartsWith("cluster.yaml:1: malformed YAML: unexpected ','"));
+  CHECK_THAT(ErrorOf("[], 1"), Catch::StartsWith("cluster.yaml:1: malformed YAML: unexpected ','"));
+}
+
 TEST_CASE("Manifest error: a file that cannot be read", "[io][manifest][errors]") {
   const absl::StatusOr<Manifest> m = ReadManifestFile("/nonexistent/qm/cluster.yaml");
   REQUIRE_FALSE(m.ok());
