@@ -414,21 +414,21 @@ void EngineState::UpdateActive(ClusterQueueId id) {
   // Pending workloads of an inactive queue say why they wait (workload controller, docs/semantics.md §8).
   if (!cq.exists) return;
   const bool stopped = cq.spec.stop_policy != StopPolicy::kNone;
-  for (const PendingSet* set : {&cq.heap, &cq.inadmissible}) {
-    for (const PendingKey& k : *set) {
-      WorkloadRecord& w = s.wl(k.id);
-      if (cq.active) {
-        if (std::string_view(w.reason) == reason::kSuspended) {
-          w.reason = reason::kPending;
-          w.message.clear();
-        }
-      } else {
-        w.reason = reason::kSuspended;
-        w.message = stopped ? fmt::format("ClusterQueue {} is stopped", cq.name)
-                            : fmt::format("ClusterQueue {} is inactive", cq.name);
+  const auto say_why = [&](const PendingKey& k) {
+    WorkloadRecord& w = s.wl(k.id);
+    if (cq.active) {
+      if (std::string_view(w.reason) == reason::kSuspended) {
+        w.reason = reason::kPending;
+        w.message.clear();
       }
+    } else {
+      w.reason = reason::kSuspended;
+      w.message = stopped ? fmt::format("ClusterQueue {} is stopped", cq.name)
+                          : fmt::format("ClusterQueue {} is inactive", cq.name);
     }
-  }
+  };
+  for (const PendingKey& k : cq.heap) say_why(k);
+  for (const PendingKey& k : cq.inadmissible) say_why(k);
 }
 
 void EngineState::Settle() {
@@ -519,8 +519,8 @@ absl::Status EngineState::Delete(const ObjectRef& ref) {
             fmt::format("{}: still holds {} admitted workload(s); finish or evict them first", label,
                         cq.admitted.size() + cq.evicting.size()));
       std::vector<WorkloadId> pending;
-      for (const PendingSet* set : {&cq.heap, &cq.inadmissible})
-        for (const PendingKey& k : *set) pending.push_back(k.id);
+      for (const PendingKey& k : cq.heap) pending.push_back(k.id);
+      for (const PendingKey& k : cq.inadmissible) pending.push_back(k.id);
       SetClusterQueueCohort(id, "");
       s.tree.ClearQuota(cq.node);
       cq.exists = false;

@@ -163,7 +163,8 @@ class Checker {
 
   // ---- 3. Pending queues ----------------------------------------------------------------------
 
-  absl::Status CheckPendingSet(ClusterQueueId cq_id, const PendingSet& set, QueuePlace place, const char* what,
+  template <class Set>
+  absl::Status CheckPendingSet(ClusterQueueId cq_id, const Set& set, QueuePlace place, const char* what,
                                std::vector<uint8_t>& seen) {
     const ClusterQueueState& cq = s_.cq(cq_id);
     const PendingKey* prev = nullptr;
@@ -188,12 +189,37 @@ class Checker {
     return absl::OkStatus();
   }
 
+  // The active queue's grouping (qm/queue/active_queue.h): every member is in its own class, each
+  // class's first member is among the heads and nothing else is, and the size adds up.
+  absl::Status CheckClasses(const ClusterQueueState& cq) {
+    size_t members = 0;
+    for (const auto& [cls, set] : cq.heap.classes()) {
+      if (set.empty()) return Violation(fmt::format("ClusterQueue '{}' active queue: an empty class is kept", cq.name));
+      for (const PendingKey& k : set) {
+        if (PendingClassOf(s_.wl(k.id)) != cls)
+          return Violation(fmt::format("ClusterQueue '{}' active queue: {} is filed under another equivalence class "
+                                       "than its pod sets and priority give",
+                                       cq.name, Wl(k.id)));
+      }
+      if (!cq.heap.heads().contains(*set.begin()))
+        return Violation(fmt::format("ClusterQueue '{}' active queue: the first of {}'s class is not among the heads",
+                                     cq.name, Wl(set.begin()->id)));
+      members += set.size();
+    }
+    if (cq.heap.heads().size() != cq.heap.classes().size() || members != cq.heap.size())
+      return Violation(fmt::format("ClusterQueue '{}' active queue: {} heads, {} classes, {} members but size {}",
+                                   cq.name, cq.heap.heads().size(), cq.heap.classes().size(), members,
+                                   cq.heap.size()));
+    return absl::OkStatus();
+  }
+
   absl::Status CheckPendingQueues() {
     std::vector<uint8_t> seen(s_.workloads.size(), 0);
     for (uint32_t c = 0; c < s_.cqs.size(); ++c) {
       const ClusterQueueId cq_id(c);
       const ClusterQueueState& cq = s_.cq(cq_id);
       QM_RETURN_IF_ERROR(CheckPendingSet(cq_id, cq.heap, QueuePlace::kActive, "active queue", seen));
+      QM_RETURN_IF_ERROR(CheckClasses(cq));
       QM_RETURN_IF_ERROR(CheckPendingSet(cq_id, cq.inadmissible, QueuePlace::kInadmissible, "inadmissible set", seen));
       if (cq.sticky_preemptor.valid() &&
           (cq.sticky_preemptor.value >= s_.workloads.size() || s_.wl(cq.sticky_preemptor).deleted))

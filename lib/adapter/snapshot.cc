@@ -33,7 +33,9 @@ namespace {
 #if defined(__x86_64__) && defined(__GLIBCXX__) && !defined(_GLIBCXX_DEBUG) && !defined(_LIBCPP_VERSION)
 static_assert(sizeof(EngineConfig) == 160, "EngineConfig changed: update lib/adapter/snapshot.cc");
 static_assert(sizeof(ClusterState) == 1408, "ClusterState changed: update lib/adapter/snapshot.cc");
-static_assert(sizeof(ClusterQueueState) == 584, "ClusterQueueState changed: update lib/adapter/snapshot.cc");
+// 632 since the active queue is grouped by equivalence class: the grouping is derived from the records
+// on restore, nothing new is saved.
+static_assert(sizeof(ClusterQueueState) == 632, "ClusterQueueState changed: update lib/adapter/snapshot.cc");
 static_assert(sizeof(ClusterQueueSpec) == 232, "ClusterQueueSpec changed: update lib/adapter/snapshot.cc");
 static_assert(sizeof(CohortState) == 144, "CohortState changed: update lib/adapter/snapshot.cc");
 static_assert(sizeof(LocalQueueState) == 144, "LocalQueueState changed: update lib/adapter/snapshot.cc");
@@ -1322,6 +1324,22 @@ absl::Status Fill(Set& set, const std::vector<uint32_t>& ids, KeyOf key_of, std:
   return absl::OkStatus();
 }
 
+// The active queue is grouped by class, which only the records know.
+absl::Status FillActive(ClusterState& s, ActiveQueue& queue, const std::vector<uint32_t>& ids, const std::string& cq) {
+  for (uint32_t id : ids) {
+    const WorkloadId wl(id);
+    queue.insert(PendingKeyOf(s, wl), PendingClassOf(s.wl(wl)));
+  }
+  size_t i = 0;
+  for (const PendingKey& k : queue) {
+    if (i >= ids.size() || k.id.value != ids[i])
+      return Corrupt(fmt::format("ClusterQueue '{}': its active queue is not in the order its workloads give", cq));
+    ++i;
+  }
+  if (i != ids.size()) return Corrupt(fmt::format("ClusterQueue '{}': its active queue lists a workload twice", cq));
+  return absl::OkStatus();
+}
+
 absl::Status Link(ClusterState& s, Decoded& p) {
   // The quota tree: nodes, links, then every saved value.
   for (NodeIndex n = 0; n < p.nodes.size(); ++n) s.tree.AddNode(p.nodes[n].is_cluster_queue, p.nodes[n].owner);
@@ -1347,7 +1365,7 @@ absl::Status Link(ClusterState& s, Decoded& p) {
     const Decoded::Queues& q = p.queues[c];
     const auto pending = [&](WorkloadId id) { return PendingKeyOf(s, id); };
     const auto candidate = [&](WorkloadId id) { return CandidateKeyOf(s, id); };
-    QM_RETURN_IF_ERROR(Fill(cq.heap, q.heap, pending, "active queue", cq.name));
+    QM_RETURN_IF_ERROR(FillActive(s, cq.heap, q.heap, cq.name));
     QM_RETURN_IF_ERROR(Fill(cq.inadmissible, q.inadmissible, pending, "inadmissible set", cq.name));
     QM_RETURN_IF_ERROR(Fill(cq.admitted, q.admitted, candidate, "admitted set", cq.name));
     QM_RETURN_IF_ERROR(Fill(cq.evicting, q.evicting, candidate, "evicting set", cq.name));

@@ -6,8 +6,9 @@
 // LocalQueue or ClusterQueue is missing or stopped wait in `ClusterState::unqueued`.
 //
 // Costs: Enqueue / Remove / PopHead O(log n) for n pending in the queue; a flush moves every parked
-// workload of a cohort tree back, O(parked × log n); bulk parking of an equivalence class scans the
-// queue's active set once, O(n).
+// workload of a cohort tree back, O(parked × log n); bulk parking of an equivalence class takes
+// the class's members out of the active queue at once (qm/queue/active_queue.h), O(log classes),
+// then marks each member, O(members).
 #ifndef QM_QUEUE_PENDING_QUEUE_H_
 #define QM_QUEUE_PENDING_QUEUE_H_
 
@@ -41,10 +42,17 @@ inline constexpr const char* kFinished = "Finished";
 inline constexpr const char* kDeactivated = "Deactivated";
 }  // namespace reason
 
+/// The message of a workload parked because an equivalent one failed (docs/semantics.md §3.7).
+inline constexpr const char* kBypassedMessage =
+    "Bypassed scheduling evaluation because an equivalent workload recently failed";
+
 /// The equivalence key of a workload (Kueue's scheduling hash, docs/semantics.md §3.7): same pod sets, same priority.
 inline uint64_t EquivalenceKey(const ClusterState& s, const WorkloadRecord& w) {
   return EquivalenceKeyOf(s.shapes[w.shape].hash, w.priority);  // stable: it is stored (blocked, scans)
 }
+
+/// The equivalence class of a pending workload inside its ClusterQueue's active queue.
+inline PendingClassKey PendingClassOf(const WorkloadRecord& w) { return PendingClassOf(w.shape, w.priority); }
 
 inline PendingKey PendingKeyOf(const ClusterState& s, WorkloadId id) {
   const WorkloadRecord& w = s.wl(id);
@@ -61,7 +69,7 @@ inline void RemoveFromQueues(ClusterState& s, WorkloadId id) {
       s.unqueued.erase(UnqueuedKey(w, id));
       break;
     case QueuePlace::kActive:
-      s.cq(w.queued_in).heap.erase(PendingKeyOf(s, id));
+      s.cq(w.queued_in).heap.erase(PendingKeyOf(s, id), PendingClassOf(w));
       break;
     case QueuePlace::kInadmissible:
       s.cq(w.queued_in).inadmissible.erase(PendingKeyOf(s, id));
@@ -134,11 +142,11 @@ inline void Enqueue(ClusterState& s, WorkloadId id) {
       cq.blocked.contains(EquivalenceKey(s, w))) {
     w.place = QueuePlace::kInadmissible;
     cq.inadmissible.insert(PendingKeyOf(s, id));
-    w.message = "Bypassed scheduling evaluation because an equivalent workload recently failed";
+    w.message = kBypassedMessage;
     return;
   }
   w.place = QueuePlace::kActive;
-  cq.heap.insert(PendingKeyOf(s, id));
+  cq.heap.insert(PendingKeyOf(s, id), PendingClassOf(w));
 }
 
 /// Parks a pending workload of `cq` in its inadmissible set.
@@ -187,9 +195,15 @@ inline void FlushClusterQueue(ClusterState& s, ClusterQueueId cq_id) {
   for (const PendingKey& k : cq.inadmissible) {
     (NamespaceMatches(s, cq, s.wl(k.id).ns) ? back : stay).push_back(k);
   }
-  for (const PendingKey& k : back) s.wl(k.id).place = QueuePlace::kActive;
   cq.inadmissible = PendingSet(stay.begin(), stay.end());
-  MergeSorted(cq.heap, back);
+  // Back into their classes; `back` is sorted, so each class's run is too.
+  absl::flat_hash_map<PendingClassKey, std::vector<PendingKey>> runs;  // order never read
+  for (const PendingKey& k : back) {
+    WorkloadRecord& w = s.wl(k.id);
+    w.place = QueuePlace::kActive;
+    runs[PendingClassOf(w)].push_back(k);
+  }
+  for (auto& [cls, run] : runs) cq.heap.InsertSorted(cls, run);
 }
 
 /// A flush request for `cq` (docs/semantics.md §3.8): applies to every ClusterQueue of its cohort tree.
@@ -241,10 +255,10 @@ inline WorkloadId PopHead(ClusterState& s, ClusterQueueId cq_id) {
     id = cq.sticky_preemptor;
   } else {
     if (cq.heap.empty()) return WorkloadId();
-    id = cq.heap.begin()->id;
+    id = cq.heap.front().id;
   }
-  cq.heap.erase(PendingKeyOf(s, id));
   WorkloadRecord& w = s.wl(id);
+  cq.heap.erase(PendingKeyOf(s, id), PendingClassOf(w));
   w.place = QueuePlace::kInflight;
   return id;
 }

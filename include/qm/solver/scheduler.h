@@ -639,7 +639,7 @@ class Scheduler {
     w.queued_in = e.cq;
     if (to_heap) {
       w.place = QueuePlace::kActive;
-      cq.heap.insert(PendingKeyOf(s_, e.wl));
+      cq.heap.insert(PendingKeyOf(s_, e.wl), PendingClassOf(w));
     } else {
       w.place = QueuePlace::kInadmissible;
       cq.inadmissible.insert(PendingKeyOf(s_, e.wl));
@@ -654,22 +654,23 @@ class Scheduler {
   // docs/semantics.md §3.7: park every queued workload equivalent to `wl` and remember the class.
   void ParkEquivalent(ClusterQueueState& cq, WorkloadId wl) {
     const WorkloadRecord& w = s_.wl(wl);
-    const uint64_t key = EquivalenceKey(s_, w);
-    cq.blocked.insert(key);
-    // One pass splits the active queue; both halves stay sorted, so rebuilding is linear.
-    std::vector<PendingKey> same, rest;
-    for (const PendingKey& k : cq.heap)
-      (k.priority == w.priority && s_.wl(k.id).shape == w.shape ? same : rest).push_back(k);
+    cq.blocked.insert(EquivalenceKey(s_, w));
+    // The class's members leave the active queue as one set (qm/queue/active_queue.h).
+    PendingSet same = cq.heap.TakeClass(PendingClassOf(w));
     if (same.empty()) return;
     for (const PendingKey& k : same) {
       WorkloadRecord& o = s_.wl(k.id);
       o.place = QueuePlace::kInadmissible;
       o.reason = w.reason;
-      o.message = "Bypassed scheduling evaluation because an equivalent workload recently failed";
+      o.message = kBypassedMessage;
     }
-    cq.heap = PendingSet(rest.begin(), rest.end());
     result_.parked += static_cast<int64_t>(same.size());
-    MergeSorted(cq.inadmissible, same);
+    if (cq.inadmissible.empty()) {
+      cq.inadmissible = std::move(same);
+    } else {
+      std::vector<PendingKey> sorted(same.begin(), same.end());
+      MergeSorted(cq.inadmissible, sorted);
+    }
   }
 
   ClusterState& s_;

@@ -23,6 +23,8 @@
 #include "qm/model/flavor.h"
 #include "qm/model/local_queue.h"
 #include "qm/model/priority.h"
+#include "qm/queue/active_queue.h"
+#include "qm/queue/pending_key.h"
 #include "qm/state/catalog.h"
 #include "qm/state/quota_tree.h"
 #include "qm/state/workload_record.h"
@@ -45,30 +47,6 @@ struct CqResourceGroup {
   boost::container::small_vector<ResourceId, 4> covered;  ///< spec order
   std::vector<CqFlavor> flavors;                          ///< preference order
 };
-
-/// Order of a ClusterQueue's active queue (docs/semantics.md §3.2):
-///   1. higher priority first;  2. earlier queue-order timestamp;  3. smaller UID;
-///   4. earlier submission (`seq`, unique).
-/// The sticky preemptor is handled outside the set (it is taken first when present).
-// Keys are packed to 32 bytes (priority and id share a word) so a 256-byte btree node holds more.
-struct PendingKey {
-  int32_t priority;
-  WorkloadId id;
-  int64_t queue_time_us;
-  const std::string* uid;  ///< points into the workload's extras, or to a shared empty string
-  uint64_t seq;
-};
-struct PendingOrder {
-  bool operator()(const PendingKey& a, const PendingKey& b) const {
-    if (a.priority != b.priority) return a.priority > b.priority;
-    if (a.queue_time_us != b.queue_time_us) return a.queue_time_us < b.queue_time_us;
-    if (a.uid != b.uid) {
-      if (int c = a.uid->compare(*b.uid); c != 0) return c < 0;
-    }
-    return a.seq < b.seq;
-  }
-};
-using PendingSet = absl::btree_set<PendingKey, PendingOrder>;
 
 /// Order of preemption candidates within one ClusterQueue (docs/semantics.md §5.5 keys 4–6):
 ///   1. lower priority first;  2. more recent quota reservation first;  3. smaller UID;
@@ -110,7 +88,7 @@ struct ClusterQueueState {
   uint64_t generation = 1;
 
   // Pending queue (docs/semantics.md §3).
-  PendingSet heap;
+  ActiveQueue heap;  ///< grouped by equivalence class (qm/queue/active_queue.h)
   PendingSet inadmissible;
   WorkloadId sticky_preemptor;
   /// Equivalence keys of workloads parked for NoFit / PreemptionNoCandidates (docs/semantics.md §3.7).
