@@ -27,6 +27,7 @@
 #include "qm/queue/pending_key.h"
 #include "qm/state/catalog.h"
 #include "qm/state/quota_tree.h"
+#include "qm/state/record_store.h"
 #include "qm/state/workload_record.h"
 
 namespace qm {
@@ -135,7 +136,7 @@ class ClusterState;
 
 struct WorkloadIndexHash {
   using is_transparent = void;
-  const std::vector<WorkloadRecord>* records = nullptr;
+  const RecordStore<WorkloadRecord>* records = nullptr;
   size_t operator()(WorkloadId id) const {
     const auto& r = (*records)[id.value];
     return (*this)(WorkloadNameKey{r.ns, r.name});
@@ -144,7 +145,7 @@ struct WorkloadIndexHash {
 };
 struct WorkloadIndexEq {
   using is_transparent = void;
-  const std::vector<WorkloadRecord>* records = nullptr;
+  const RecordStore<WorkloadRecord>* records = nullptr;
   WorkloadNameKey Key(WorkloadId id) const {
     const auto& r = (*records)[id.value];
     return {r.ns, r.name};
@@ -190,7 +191,7 @@ class ClusterState {
 
   /// Admission records live here (declared before `workloads`, so it outlives every record).
   internal::BlockPool admission_pool{sizeof(AdmissionRecord)};
-  std::vector<WorkloadRecord> workloads;  ///< indexed by WorkloadId; deleted slots are reused
+  RecordStore<WorkloadRecord> workloads;  ///< indexed by WorkloadId; deleted slots are reused; records never move
   std::vector<WorkloadId> free_workloads;
   absl::flat_hash_set<WorkloadId, WorkloadIndexHash, WorkloadIndexEq> workload_index;
   /// Pending workloads that are in no ClusterQueue queue (missing / stopped LocalQueue, missing
