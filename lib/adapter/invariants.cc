@@ -189,27 +189,27 @@ class Checker {
     return absl::OkStatus();
   }
 
-  // The active queue's grouping (qm/queue/active_queue.h): every member is in its own class, each
+  // The active queue's grouping (qm/queue/class_queue.h): every member is in its own class, each
   // class's first member is among the heads and nothing else is, and the size adds up.
-  absl::Status CheckClasses(const ClusterQueueState& cq) {
+  absl::Status CheckClasses(const ClusterQueueState& cq, const ClassQueue& queue, const char* what) {
     size_t members = 0;
-    for (const auto& [cls, set] : cq.heap.classes()) {
-      if (set.empty()) return Violation(fmt::format("ClusterQueue '{}' active queue: an empty class is kept", cq.name));
+    for (const auto& [cls, set] : queue.classes()) {
+      if (set.empty()) return Violation(fmt::format("ClusterQueue '{}' {}: an empty class is kept", cq.name, what));
       for (const PendingKey& k : set) {
         if (PendingClassOf(s_.wl(k.id)) != cls)
-          return Violation(fmt::format("ClusterQueue '{}' active queue: {} is filed under another equivalence class "
+          return Violation(fmt::format("ClusterQueue '{}' {}: {} is filed under another equivalence class "
                                        "than its pod sets and priority give",
-                                       cq.name, Wl(k.id)));
+                                       cq.name, what, Wl(k.id)));
       }
-      if (!cq.heap.heads().contains(*set.begin()))
-        return Violation(fmt::format("ClusterQueue '{}' active queue: the first of {}'s class is not among the heads",
-                                     cq.name, Wl(set.begin()->id)));
+      if (!queue.heads().contains(*set.begin()))
+        return Violation(fmt::format("ClusterQueue '{}' {}: the first of {}'s class is not among the heads",
+                                     cq.name, what, Wl(set.begin()->id)));
       members += set.size();
     }
-    if (cq.heap.heads().size() != cq.heap.classes().size() || members != cq.heap.size())
-      return Violation(fmt::format("ClusterQueue '{}' active queue: {} heads, {} classes, {} members but size {}",
-                                   cq.name, cq.heap.heads().size(), cq.heap.classes().size(), members,
-                                   cq.heap.size()));
+    if (queue.heads().size() != queue.classes().size() || members != queue.size())
+      return Violation(fmt::format("ClusterQueue '{}' {}: {} heads, {} classes, {} members but size {}",
+                                   cq.name, what, queue.heads().size(), queue.classes().size(), members,
+                                   queue.size()));
     return absl::OkStatus();
   }
 
@@ -219,7 +219,8 @@ class Checker {
       const ClusterQueueId cq_id(c);
       const ClusterQueueState& cq = s_.cq(cq_id);
       QM_RETURN_IF_ERROR(CheckPendingSet(cq_id, cq.heap, QueuePlace::kActive, "active queue", seen));
-      QM_RETURN_IF_ERROR(CheckClasses(cq));
+      QM_RETURN_IF_ERROR(CheckClasses(cq, cq.heap, "active queue"));
+      QM_RETURN_IF_ERROR(CheckClasses(cq, cq.inadmissible, "inadmissible set"));
       QM_RETURN_IF_ERROR(CheckPendingSet(cq_id, cq.inadmissible, QueuePlace::kInadmissible, "inadmissible set", seen));
       if (cq.sticky_preemptor.valid() &&
           (cq.sticky_preemptor.value >= s_.workloads.size() || s_.wl(cq.sticky_preemptor).deleted))

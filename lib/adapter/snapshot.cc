@@ -34,9 +34,9 @@ namespace {
 static_assert(sizeof(EngineConfig) == 160, "EngineConfig changed: update lib/adapter/snapshot.cc");
 // 1416 since workloads live in a RecordStore (chunks, not one array): same records saved.
 static_assert(sizeof(ClusterState) == 1416, "ClusterState changed: update lib/adapter/snapshot.cc");
-// 632 since the active queue is grouped by equivalence class: the grouping is derived from the records
-// on restore, nothing new is saved.
-static_assert(sizeof(ClusterQueueState) == 632, "ClusterQueueState changed: update lib/adapter/snapshot.cc");
+// 680 since the pending queues are grouped by equivalence class: the grouping is derived from the
+// records on restore, nothing new is saved.
+static_assert(sizeof(ClusterQueueState) == 680, "ClusterQueueState changed: update lib/adapter/snapshot.cc");
 static_assert(sizeof(ClusterQueueSpec) == 232, "ClusterQueueSpec changed: update lib/adapter/snapshot.cc");
 static_assert(sizeof(CohortState) == 144, "CohortState changed: update lib/adapter/snapshot.cc");
 static_assert(sizeof(LocalQueueState) == 144, "LocalQueueState changed: update lib/adapter/snapshot.cc");
@@ -1325,8 +1325,9 @@ absl::Status Fill(Set& set, const std::vector<uint32_t>& ids, KeyOf key_of, std:
   return absl::OkStatus();
 }
 
-// The active queue is grouped by class, which only the records know.
-absl::Status FillActive(ClusterState& s, ActiveQueue& queue, const std::vector<uint32_t>& ids, const std::string& cq) {
+// Pending queues are grouped by class, which only the records know.
+absl::Status FillPending(ClusterState& s, ClassQueue& queue, const std::vector<uint32_t>& ids, std::string_view what,
+                         const std::string& cq) {
   for (uint32_t id : ids) {
     const WorkloadId wl(id);
     queue.insert(PendingKeyOf(s, wl), PendingClassOf(s.wl(wl)));
@@ -1334,10 +1335,10 @@ absl::Status FillActive(ClusterState& s, ActiveQueue& queue, const std::vector<u
   size_t i = 0;
   for (const PendingKey& k : queue) {
     if (i >= ids.size() || k.id.value != ids[i])
-      return Corrupt(fmt::format("ClusterQueue '{}': its active queue is not in the order its workloads give", cq));
+      return Corrupt(fmt::format("ClusterQueue '{}': its {} is not in the order its workloads give", cq, what));
     ++i;
   }
-  if (i != ids.size()) return Corrupt(fmt::format("ClusterQueue '{}': its active queue lists a workload twice", cq));
+  if (i != ids.size()) return Corrupt(fmt::format("ClusterQueue '{}': its {} lists a workload twice", cq, what));
   return absl::OkStatus();
 }
 
@@ -1364,10 +1365,9 @@ absl::Status Link(ClusterState& s, Decoded& p) {
   for (uint32_t c = 0; c < s.cqs.size(); ++c) {
     ClusterQueueState& cq = s.cqs[c];
     const Decoded::Queues& q = p.queues[c];
-    const auto pending = [&](WorkloadId id) { return PendingKeyOf(s, id); };
     const auto candidate = [&](WorkloadId id) { return CandidateKeyOf(s, id); };
-    QM_RETURN_IF_ERROR(FillActive(s, cq.heap, q.heap, cq.name));
-    QM_RETURN_IF_ERROR(Fill(cq.inadmissible, q.inadmissible, pending, "inadmissible set", cq.name));
+    QM_RETURN_IF_ERROR(FillPending(s, cq.heap, q.heap, "active queue", cq.name));
+    QM_RETURN_IF_ERROR(FillPending(s, cq.inadmissible, q.inadmissible, "inadmissible set", cq.name));
     QM_RETURN_IF_ERROR(Fill(cq.admitted, q.admitted, candidate, "admitted set", cq.name));
     QM_RETURN_IF_ERROR(Fill(cq.evicting, q.evicting, candidate, "evicting set", cq.name));
   }

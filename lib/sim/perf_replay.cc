@@ -115,7 +115,15 @@ class Replay {
     return summary_;
   }
 
- private:
+ private:  // Runs one Engine call and adds its wall time to the time spent inside the engine.
+  template <class F>
+  auto InEngine(F&& call) {
+    const Clock::time_point t0 = Clock::now();
+    auto result = call();
+    engine_ns_ += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count();
+    return result;
+  }
+
   // Creates the objects and the list of arrivals, in the generator's order.
   absl::Status Build() {
     std::vector<ObjectSpec> objects;
@@ -162,7 +170,10 @@ class Replay {
     std::stable_sort(arrivals_.begin(), arrivals_.end(),
                      [&](uint32_t a, uint32_t b) { return works_[a].created_ms < works_[b].created_ms; });
     if (absl::Status st = engine_.SetNow(kEpoch); !st.ok()) return st;
-    return engine_.Apply(objects);
+    const Clock::time_point t0 = Clock::now();
+    absl::Status applied = engine_.Apply(objects);
+    summary_.setup_engine_ms = MsSince(t0);
+    return applied;
   }
 
   void AddWorkloads(const PerfQueuesSet& qset, uint32_t queue_index) {
@@ -212,13 +223,15 @@ class Replay {
       if (next < arrivals_.size()) now = works_[arrivals_[next]].created_ms;
       if (!finishes_.empty()) now = std::min(now, (finishes_.Top().time - kEpoch).us / 1000);
       ++summary_.instants;
-      if (absl::Status st = engine_.SetNow(kEpoch + Duration::Milliseconds(now)); !st.ok()) return st;
+      if (absl::Status st = InEngine([&] { return engine_.SetNow(kEpoch + Duration::Milliseconds(now)); }); !st.ok())
+        return st;
       // 1. Finishes.
       while (!finishes_.empty() && finishes_.Top().time == kEpoch + Duration::Milliseconds(now)) {
         const FinishEvent ev = finishes_.Pop().payload;
         Work& w = works_[ev.work];
         if (ev.generation != w.generation || !w.holds_quota) continue;
-        if (absl::Status st = engine_.Finish(queues_[w.queue].name, w.name); !st.ok()) return st;
+        if (absl::Status st = InEngine([&] { return engine_.Finish(queues_[w.queue].name, w.name); }); !st.ok())
+          return st;
         w.holds_quota = false;
         w.finished_ms = now;
         queues_[w.queue].Change(now, -Held(w));
@@ -227,7 +240,8 @@ class Replay {
       // 2. Creations.
       while (next < arrivals_.size() && works_[arrivals_[next]].created_ms == now) {
         const uint32_t index = arrivals_[next++];
-        absl::StatusOr<WorkloadHandle> id = engine_.Submit(SpecFor(index));
+        const WorkloadSpec spec = SpecFor(index);
+        absl::StatusOr<WorkloadHandle> id = InEngine([&] { return engine_.Submit(spec); });
         if (!id.ok()) return id.status();
         if (id->index >= id_to_work_.size()) id_to_work_.resize(id->index + 1, UINT32_MAX);
         id_to_work_[id->index] = index;
@@ -240,6 +254,7 @@ class Replay {
 
   static int64_t Held(const Work& w) { return w.request * w.pods; }
 
+
   absl::Status Cycles(int64_t now) {
     for (int64_t n = 0;; ++n) {
       if (n >= options_.max_cycles_per_instant)
@@ -248,6 +263,7 @@ class Replay {
       const CycleResult& r = engine_.ScheduleCycle();
       const int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count();
       schedule_ns_ += ns;
+      engine_ns_ += ns;
       if (r.admitted == 0 && r.preempted == 0 && r.pending == 0 && r.decisions.empty()) {
         ++summary_.idle_cycles;
         return absl::OkStatus();
@@ -278,7 +294,9 @@ class Replay {
       for (uint32_t index : victims_) {
         Work& w = works_[index];
         if (!w.holds_quota) continue;
-        if (absl::Status st = engine_.ConfirmEvicted(queues_[w.queue].name, w.name); !st.ok()) return st;
+        if (absl::Status st = InEngine([&] { return engine_.ConfirmEvicted(queues_[w.queue].name, w.name); });
+            !st.ok())
+          return st;
         w.holds_quota = false;
         queues_[w.queue].Change(now, -Held(w));
       }
@@ -334,6 +352,8 @@ class Replay {
 
     // Host measurements.
     summary_.schedule_ms = static_cast<double>(schedule_ns_) / 1e6;
+    summary_.engine_ms = static_cast<double>(engine_ns_) / 1e6;
+    summary_.outside_engine_ms = std::max(0.0, summary_.real_ms - summary_.engine_ms);
     if (summary_.cpu_ms > 0)
       summary_.admissions_per_cpu_second = static_cast<double>(summary_.admissions) * 1e3 / summary_.cpu_ms;
     if (schedule_ns_ > 0)
@@ -366,6 +386,7 @@ class Replay {
   EventQueue<FinishEvent> finishes_;
   std::vector<int64_t> cycle_ns_;
   int64_t schedule_ns_ = 0;
+  int64_t engine_ns_ = 0;  // every Engine call of the loop, ScheduleCycle included
   int64_t last_finish_ms_ = 0;
 };
 

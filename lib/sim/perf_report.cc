@@ -36,6 +36,8 @@ std::string FormatPerfSummaryText(const PerfSummary& s) {
   out += "measured on this host\n";
   out += fmt::format("  real time        {:.1f} ms (setup {:.1f} ms, inside ScheduleCycle {:.1f} ms)\n", s.real_ms,
                      s.setup_ms, s.schedule_ms);
+  out += fmt::format("  engine / driver  {:.1f} ms inside Engine calls, {:.1f} ms outside (setup: {:.1f} ms in Apply)\n",
+                     s.engine_ms, s.outside_engine_ms, s.setup_engine_ms);
   out += fmt::format("  cpu time         {:.1f} ms\n", s.cpu_ms);
   out += fmt::format("  admissions/s     {:.0f} per cpu second ({:.0f} per second inside ScheduleCycle)\n",
                      s.admissions_per_cpu_second, s.admissions_per_schedule_second);
@@ -51,6 +53,8 @@ std::string FormatPerfSummaryJson(const PerfSummary& s) {
   out += fmt::format(",\"virtual_wall_ms\":{},\"real_ms\":{},\"setup_ms\":{},\"cpu_ms\":{},\"schedule_ms\":{}",
                      s.virtual_wall_ms, Num(s.real_ms, 3), Num(s.setup_ms, 3), Num(s.cpu_ms, 3),
                      Num(s.schedule_ms, 3));
+  out += fmt::format(",\"engine_ms\":{},\"outside_engine_ms\":{},\"setup_engine_ms\":{}", Num(s.engine_ms, 3),
+                     Num(s.outside_engine_ms, 3), Num(s.setup_engine_ms, 3));
   out += fmt::format(",\"admissions\":{},\"preemptions\":{},\"cycles\":{},\"idle_cycles\":{},\"instants\":{}",
                      s.admissions, s.preemptions, s.cycles, s.idle_cycles, s.instants);
   out += fmt::format(",\"avg_cq_usage_percent\":{}", Num(s.avg_cq_usage_percent, 3));

@@ -166,14 +166,14 @@ TEST_CASE("CheckInvariants: reports each kind of corruption", "[adapter][invaria
   SECTION("an active-queue member filed under the wrong equivalence class") {
     const WorkloadRecord& late = p.wl("a", "late");
     REQUIRE(late.place == QueuePlace::kActive);
-    ActiveQueue& heap = p.s.cq(late.queued_in).heap;
+    ClassQueue& heap = p.s.cq(late.queued_in).heap;
     const PendingKey key = PendingKeyOf(p.s, p.id("a", "late"));
     REQUIRE(heap.erase(key, PendingClassOf(late)));
     heap.insert(key, PendingClassOf(late.shape, late.priority + 1));
     CHECK_THAT(Violation(e), Contains("is filed under another equivalence class"));
   }
   SECTION("a pending workload in no queue") {
-    p.s.cq(p.s.cq_names.Find("team-b")).inadmissible.erase(PendingKeyOf(p.s, p.id("b", "big")));
+    p.s.cq(p.s.cq_names.Find("team-b")).inadmissible.erase(PendingKeyOf(p.s, p.id("b", "big")), PendingClassOf(p.wl("b", "big")));
     CHECK_THAT(Violation(e), Equals("Workload 'b/big' is Pending but waits in no queue (its place says inadmissible set)"));
   }
   SECTION("a pending workload marked as popped outside a cycle") {

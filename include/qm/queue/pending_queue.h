@@ -6,8 +6,8 @@
 // LocalQueue or ClusterQueue is missing or stopped wait in `ClusterState::unqueued`.
 //
 // Costs: Enqueue / Remove / PopHead O(log n) for n pending in the queue; a flush moves every parked
-// workload of a cohort tree back, O(parked × log n); bulk parking of an equivalence class takes
-// the class's members out of the active queue at once (qm/queue/active_queue.h), O(log classes),
+// workload of a cohort tree back, class by class, O(parked + classes × log C); bulk parking of an equivalence class takes
+// the class's members out of the active queue at once (qm/queue/class_queue.h), O(log classes),
 // then marks each member, O(members).
 #ifndef QM_QUEUE_PENDING_QUEUE_H_
 #define QM_QUEUE_PENDING_QUEUE_H_
@@ -72,7 +72,7 @@ inline void RemoveFromQueues(ClusterState& s, WorkloadId id) {
       s.cq(w.queued_in).heap.erase(PendingKeyOf(s, id), PendingClassOf(w));
       break;
     case QueuePlace::kInadmissible:
-      s.cq(w.queued_in).inadmissible.erase(PendingKeyOf(s, id));
+      s.cq(w.queued_in).inadmissible.erase(PendingKeyOf(s, id), PendingClassOf(w));
       break;
     case QueuePlace::kInflight:
       break;
@@ -141,7 +141,7 @@ inline void Enqueue(ClusterState& s, WorkloadId id) {
       s.config.features.scheduling_equivalence_hashing && !cq.blocked.empty() &&
       cq.blocked.contains(EquivalenceKey(s, w))) {
     w.place = QueuePlace::kInadmissible;
-    cq.inadmissible.insert(PendingKeyOf(s, id));
+    cq.inadmissible.insert(PendingKeyOf(s, id), PendingClassOf(w));
     w.message = kBypassedMessage;
     return;
   }
@@ -155,7 +155,7 @@ inline void Park(ClusterState& s, WorkloadId id, ClusterQueueId cq_id) {
   RemoveFromQueues(s, id);
   w.queued_in = cq_id;
   w.place = QueuePlace::kInadmissible;
-  s.cq(cq_id).inadmissible.insert(PendingKeyOf(s, id));
+  s.cq(cq_id).inadmissible.insert(PendingKeyOf(s, id), PendingClassOf(w));
 }
 
 /// Whether the workload's namespace exists and matches the ClusterQueue's selector.
@@ -165,45 +165,50 @@ inline bool NamespaceMatches(const ClusterState& s, const ClusterQueueState& cq,
   return Matches(*cq.spec.namespace_selector, s.namespaces[ns.value].labels);
 }
 
-/// Moves every parked workload of one ClusterQueue whose namespace matches back to its active queue
-/// and forgets the blocked equivalence classes.
-/// Adds keys sorted in `PendingOrder` to `dst`. Many keys are merged in one linear pass (a sorted
-/// range builds a btree in O(n) through end hints); a few are inserted one by one.
-inline void MergeSorted(PendingSet& dst, std::vector<PendingKey>& sorted) {
-  if (sorted.empty()) return;
-  if (dst.empty()) {
-    dst = PendingSet(sorted.begin(), sorted.end());
-    return;
-  }
-  if (sorted.size() * 16 < dst.size()) {
-    for (const PendingKey& k : sorted) dst.insert(k);
-    return;
-  }
-  std::vector<PendingKey> merged;
-  merged.reserve(dst.size() + sorted.size());
-  std::merge(dst.begin(), dst.end(), sorted.begin(), sorted.end(), std::back_inserter(merged), PendingOrder());
-  dst = PendingSet(merged.begin(), merged.end());
-}
-
-/// Moves every parked workload of a ClusterQueue back to its active queue (docs/semantics.md §3.8). Linear in the
-/// size of both queues: parking and flushing whole equivalence classes is the common case.
+/// Moves every parked workload of a ClusterQueue whose namespace matches back to its active queue
+/// and forgets the blocked equivalence classes (docs/semantics.md §3.8). Classes move as whole sets;
+/// each member is still visited once (its namespace and place), O(parked) with a small constant.
 inline void FlushClusterQueue(ClusterState& s, ClusterQueueId cq_id) {
   ClusterQueueState& cq = s.cq(cq_id);
   cq.blocked.clear();
   if (cq.inadmissible.empty()) return;
-  std::vector<PendingKey> back, stay;
-  for (const PendingKey& k : cq.inadmissible) {
-    (NamespaceMatches(s, cq, s.wl(k.id).ns) ? back : stay).push_back(k);
+  // Whether a namespace matches is asked once per namespace and flush (a label selector match
+  // costs more than the rest of the loop); namespaces and selectors change between flushes.
+  std::vector<std::pair<NamespaceId, bool>> ns_cache;
+  const auto matches = [&](NamespaceId ns) {
+    for (const auto& [id, ok] : ns_cache)
+      if (id == ns) return ok;
+    const bool ok = NamespaceMatches(s, cq, ns);
+    ns_cache.emplace_back(ns, ok);
+    return ok;
+  };
+  // Classes go back whole; only a class with a member whose namespace no longer matches is split.
+  // The result does not depend on the order classes are handed over in.
+  for (auto& [cls, members] : cq.inadmissible.TakeAll()) {
+    bool all_match = true;
+    for (const PendingKey& k : members) {
+      if (!matches(s.wl(k.id).ns)) {
+        all_match = false;
+        break;
+      }
+    }
+    if (all_match) {
+      for (const PendingKey& k : members) s.wl(k.id).place = QueuePlace::kActive;
+      cq.heap.InsertSet(cls, std::move(members));
+      continue;
+    }
+    std::vector<PendingKey> back;
+    for (const PendingKey& k : members) {
+      WorkloadRecord& w = s.wl(k.id);
+      if (matches(w.ns)) {
+        w.place = QueuePlace::kActive;
+        back.push_back(k);
+      } else {
+        cq.inadmissible.insert(k, cls);
+      }
+    }
+    cq.heap.InsertSorted(cls, back);
   }
-  cq.inadmissible = PendingSet(stay.begin(), stay.end());
-  // Back into their classes; `back` is sorted, so each class's run is too.
-  absl::flat_hash_map<PendingClassKey, std::vector<PendingKey>> runs;  // order never read
-  for (const PendingKey& k : back) {
-    WorkloadRecord& w = s.wl(k.id);
-    w.place = QueuePlace::kActive;
-    runs[PendingClassOf(w)].push_back(k);
-  }
-  for (auto& [cls, run] : runs) cq.heap.InsertSorted(cls, run);
 }
 
 /// A flush request for `cq` (docs/semantics.md §3.8): applies to every ClusterQueue of its cohort tree.

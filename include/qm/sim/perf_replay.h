@@ -76,10 +76,13 @@ struct PerfSummary {
   std::vector<PerfQueueClassSummary> queue_classes;     ///< sorted by name
   std::vector<PerfWorkloadClassSummary> workload_classes;  ///< sorted by name
   // ---- Measured on this host (vary run to run) ----
-  double setup_ms = 0;      ///< building the engine's objects
+  double setup_ms = 0;      ///< building the engine's objects (expanding the configuration included)
+  double setup_engine_ms = 0;  ///< of setup_ms, inside `Engine::Apply`
   double real_ms = 0;       ///< wall time of the replay (setup excluded)
   double cpu_ms = 0;        ///< process CPU time of the replay
   double schedule_ms = 0;   ///< wall time inside `ScheduleCycle` only
+  double engine_ms = 0;     ///< wall time inside any Engine call of the replay (ScheduleCycle included)
+  double outside_engine_ms = 0;  ///< real_ms − engine_ms: the driver's own work (event queue, specs, clocks)
   double admissions_per_cpu_second = 0;       ///< admissions / cpu time of the replay
   double admissions_per_schedule_second = 0;  ///< admissions / time inside ScheduleCycle
   double cycle_p50_us = 0;  ///< over cycles that considered at least one workload

@@ -642,7 +642,7 @@ class Scheduler {
       cq.heap.insert(PendingKeyOf(s_, e.wl), PendingClassOf(w));
     } else {
       w.place = QueuePlace::kInadmissible;
-      cq.inadmissible.insert(PendingKeyOf(s_, e.wl));
+      cq.inadmissible.insert(PendingKeyOf(s_, e.wl), PendingClassOf(w));
       ++result_.parked;
       if (!strict && s_.config.features.scheduling_equivalence_hashing &&
           (e.requeue == RequeueReason::kNoFit || e.requeue == RequeueReason::kPreemptionNoCandidates))
@@ -655,7 +655,7 @@ class Scheduler {
   void ParkEquivalent(ClusterQueueState& cq, WorkloadId wl) {
     const WorkloadRecord& w = s_.wl(wl);
     cq.blocked.insert(EquivalenceKey(s_, w));
-    // The class's members leave the active queue as one set (qm/queue/active_queue.h).
+    // The class's members leave the active queue as one set (qm/queue/class_queue.h).
     PendingSet same = cq.heap.TakeClass(PendingClassOf(w));
     if (same.empty()) return;
     for (const PendingKey& k : same) {
@@ -665,12 +665,7 @@ class Scheduler {
       o.message = kBypassedMessage;
     }
     result_.parked += static_cast<int64_t>(same.size());
-    if (cq.inadmissible.empty()) {
-      cq.inadmissible = std::move(same);
-    } else {
-      std::vector<PendingKey> sorted(same.begin(), same.end());
-      MergeSorted(cq.inadmissible, sorted);
-    }
+    cq.inadmissible.InsertSet(PendingClassOf(w), std::move(same));
   }
 
   ClusterState& s_;

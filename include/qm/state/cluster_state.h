@@ -23,7 +23,7 @@
 #include "qm/model/flavor.h"
 #include "qm/model/local_queue.h"
 #include "qm/model/priority.h"
-#include "qm/queue/active_queue.h"
+#include "qm/queue/class_queue.h"
 #include "qm/queue/pending_key.h"
 #include "qm/state/catalog.h"
 #include "qm/state/quota_tree.h"
@@ -89,8 +89,8 @@ struct ClusterQueueState {
   uint64_t generation = 1;
 
   // Pending queue (docs/semantics.md §3).
-  ActiveQueue heap;  ///< grouped by equivalence class (qm/queue/active_queue.h)
-  PendingSet inadmissible;
+  ClassQueue heap;  ///< grouped by equivalence class (qm/queue/class_queue.h)
+  ClassQueue inadmissible;  ///< parked workloads, grouped the same way
   WorkloadId sticky_preemptor;
   /// Equivalence keys of workloads parked for NoFit / PreemptionNoCandidates (docs/semantics.md §3.7).
   absl::flat_hash_set<uint64_t> blocked;

@@ -1,4 +1,4 @@
-// ActiveQueue (qm/queue/active_queue.h): one queue order over all members whatever the classes,
+// ClassQueue (qm/queue/class_queue.h): one queue order over all members whatever the classes,
 // class-wise take and re-insert, and bookkeeping that survives erasing heads and non-heads.
 #include <catch2/catch.hpp>
 
@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "qm/queue/active_queue.h"
+#include "qm/queue/class_queue.h"
 
 namespace {
 
-using qm::ActiveQueue;
+using qm::ClassQueue;
 using qm::PendingClassKey;
 using qm::PendingKey;
 
@@ -21,7 +21,7 @@ PendingKey Key(uint32_t id, int32_t priority, int64_t time) {
   return PendingKey{priority, qm::WorkloadId(id), time, &kNoUid, id};
 }
 
-std::vector<uint32_t> Order(const ActiveQueue& q) {
+std::vector<uint32_t> Order(const ClassQueue& q) {
   std::vector<uint32_t> ids;
   for (const PendingKey& k : q) ids.push_back(k.id.value);
   return ids;
@@ -29,11 +29,11 @@ std::vector<uint32_t> Order(const ActiveQueue& q) {
 
 }  // namespace
 
-TEST_CASE("ActiveQueue: iterates and pops in one queue order across classes", "[queue][active_queue]") {
+TEST_CASE("ClassQueue: iterates and pops in one queue order across classes", "[queue][class_queue]") {
   // 200 workloads in 7 classes with random priorities and times; the merged order must equal a
   // plain sort, after every kind of removal.
   std::mt19937 rng(42);
-  ActiveQueue q;
+  ClassQueue q;
   std::vector<std::pair<PendingKey, PendingClassKey>> all;
   for (uint32_t i = 0; i < 200; ++i) {
     const int32_t priority = static_cast<int32_t>(rng() % 3);

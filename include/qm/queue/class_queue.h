@@ -1,11 +1,12 @@
-// A ClusterQueue's active queue, grouped by equivalence class (docs/semantics.md §3.2, §3.7).
+// A ClusterQueue's pending queue (its active queue or its inadmissible set), grouped by
+// equivalence class (docs/semantics.md §3.2, §3.7).
 //
 // Workloads of one ClusterQueue with the same pod sets (shape) and the same priority are one
 // class: the scheduler treats them alike, and when the head of a class fails for lack of quota
-// every member is parked with it. Keeping each class's members in their own ordered set makes
-// that parking a constant-size operation on the queue (the class's set is handed over whole)
-// instead of a scan of the whole queue, which is what a busy BestEffortFIFO queue used to cost
-// per failed head (docs/benchmarks.md).
+// every member is parked with it; when quota is released every parked workload goes back.
+// Keeping each class's members in their own ordered set makes both moves a hand-over of whole
+// sets instead of a scan and rebuild of the whole queue, which is what a busy BestEffortFIFO
+// queue used to cost per failed head and per release (docs/benchmarks.md).
 //
 // The queue's order is still one order over all members (`PendingOrder`): `heads_` holds the
 // first member of every class, so the queue's head is the first of the heads. Iterating the
@@ -15,9 +16,10 @@
 //   insert / erase ........ O(log m + log C)
 //   front ................. O(1)
 //   TakeClass ............. O(log C)  (the members move as one set)
+//   InsertSet ............. O(log C) into a class the queue lacks, else a linear merge
 //   iteration ............. O(n log C)
-#ifndef QM_QUEUE_ACTIVE_QUEUE_H_
-#define QM_QUEUE_ACTIVE_QUEUE_H_
+#ifndef QM_QUEUE_CLASS_QUEUE_H_
+#define QM_QUEUE_CLASS_QUEUE_H_
 
 #include <algorithm>
 #include <cstddef>
@@ -38,7 +40,7 @@ inline PendingClassKey PendingClassOf(uint32_t shape, int32_t priority) {
   return (static_cast<uint64_t>(shape) << 32) | static_cast<uint32_t>(priority);
 }
 
-class ActiveQueue {
+class ClassQueue {
  public:
   bool empty() const { return size_ == 0; }
   size_t size() const { return size_; }
@@ -102,6 +104,37 @@ class ActiveQueue {
     heads_.insert(*members.begin());
   }
 
+  /// Adds a whole class's members (a set in queue order) to class `c`.
+  void InsertSet(PendingClassKey c, PendingSet&& members) {
+    if (members.empty()) return;
+    auto [it, fresh] = classes_.try_emplace(c);
+    size_ += members.size();
+    if (fresh) {
+      heads_.insert(*members.begin());
+      it->second = std::move(members);
+      return;
+    }
+    heads_.erase(*it->second.begin());
+    std::vector<PendingKey> sorted(members.begin(), members.end());
+    MergeInto(it->second, sorted);
+    heads_.insert(*it->second.begin());
+  }
+
+  /// Empties the queue, handing over every class with its members (in no particular order).
+  absl::flat_hash_map<PendingClassKey, PendingSet> TakeAll() {
+    absl::flat_hash_map<PendingClassKey, PendingSet> all = std::move(classes_);
+    classes_.clear();
+    heads_.clear();
+    size_ = 0;
+    return all;
+  }
+
+  /// Whether `k` of class `c` is in the queue.
+  bool contains(const PendingKey& k, PendingClassKey c) const {
+    auto it = classes_.find(c);
+    return it != classes_.end() && it->second.contains(k);
+  }
+
   void clear() {
     classes_.clear();
     heads_.clear();
@@ -137,7 +170,7 @@ class ActiveQueue {
     bool operator!=(const const_iterator& o) const { return !(*this == o); }
 
    private:
-    friend class ActiveQueue;
+    friend class ClassQueue;
     using Cursor = std::pair<PendingSet::const_iterator, PendingSet::const_iterator>;
     // std heaps keep the largest on top; here "largest" is the earliest in queue order.
     static bool Later(const Cursor& a, const Cursor& b) { return PendingOrder()(*b.first, *a.first); }
@@ -180,4 +213,4 @@ class ActiveQueue {
 
 }  // namespace qm
 
-#endif  // QM_QUEUE_ACTIVE_QUEUE_H_
+#endif  // QM_QUEUE_CLASS_QUEUE_H_
