@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <utility>
@@ -32,6 +33,13 @@ inline void Fail(benchmark::State& state, const std::string& message) {
 }
 
 /// Bytes currently allocated through malloc (in use, not cached by the allocator).
+/// Whether the 10⁷ sizes were asked for (environment QM_BENCH_10M=1): they take gigabytes, so
+/// they are registered on demand only.
+inline bool HugeSizesRequested() {
+  const char* v = std::getenv("QM_BENCH_10M");
+  return v != nullptr && std::string(v) == "1";
+}
+
 inline int64_t HeapInUseBytes() {
   const struct mallinfo2 mi = mallinfo2();
   return static_cast<int64_t>(mi.uordblks + mi.hblkhd);

@@ -95,6 +95,8 @@ void RegisterDrain(const char* shape_name, int flavors, int resources) {
         [=](benchmark::State& st) { RunDrain(st, flavors, resources, queues); });
     for (int64_t pending : {1000, 10'000, 100'000, 1'000'000})
       if (pending >= queues) b->Arg(pending);
+    // 10⁷ pending: on demand only (QM_BENCH_10M=1), about 6 GiB and a minute (docs/benchmarks.md).
+    if (queues == 1000 && HugeSizesRequested()) b->Arg(10'000'000);
     b->ArgName("pending")->Unit(benchmark::kMillisecond)->Complexity();
   }
 }

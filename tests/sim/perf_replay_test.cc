@@ -179,8 +179,14 @@ TEST_CASE("ReplayPerf: the virtual figures are the same on every run", "[sim][pe
   for (const char* key : {"\"workloads\":", "\"cluster_queues\":", "\"virtual_wall_ms\":", "\"real_ms\":",
                           "\"avg_cq_usage_percent\":", "\"avg_time_to_admission_ms\":{\"medium\":",
                           "\"admissions_per_cpu_second\":", "\"cycle_p50_us\":", "\"cycle_p99_us\":",
-                          "\"peak_rss_bytes\":"})
+                          "\"peak_rss_bytes\":", "\"engine_ms\":", "\"outside_engine_ms\":", "\"setup_engine_ms\":"})
     CHECK_THAT(json, Catch::Contains(key));
+  // Time inside the engine includes the cycles and, with the driver's own time, makes up the replay.
+  CHECK(a->engine_ms >= a->schedule_ms);
+  CHECK(a->engine_ms > 0);
+  CHECK(a->outside_engine_ms >= 0);
+  CHECK(a->engine_ms + a->outside_engine_ms >= a->real_ms * 0.999);
+  CHECK(a->setup_engine_ms <= a->setup_ms);
 }
 
 TEST_CASE("EventQueue: same-time events fire in insertion order", "[sim]") {
