@@ -1312,28 +1312,13 @@ absl::Status ValidateWorkloads(const ClusterState& s, const Decoded& p) {
 
 // Every set rebuilt from the records must come out in the saved order (it does when the records
 // are the ones the keys were made from).
-template <class Set, class KeyOf>
-absl::Status Fill(Set& set, const std::vector<uint32_t>& ids, KeyOf key_of, std::string_view what, const std::string& cq) {
-  for (uint32_t id : ids) set.insert(key_of(WorkloadId(id)));
+// `insert(id)` files one workload into `set`.
+template <class Set, class Insert>
+absl::Status Fill(const Set& set, const std::vector<uint32_t>& ids, Insert insert, std::string_view what,
+                  const std::string& cq) {
+  for (uint32_t id : ids) insert(WorkloadId(id));
   size_t i = 0;
   for (const auto& k : set) {
-    if (i >= ids.size() || k.id.value != ids[i])
-      return Corrupt(fmt::format("ClusterQueue '{}': its {} is not in the order its workloads give", cq, what));
-    ++i;
-  }
-  if (i != ids.size()) return Corrupt(fmt::format("ClusterQueue '{}': its {} lists a workload twice", cq, what));
-  return absl::OkStatus();
-}
-
-// Pending queues are grouped by class, which only the records know.
-absl::Status FillPending(ClusterState& s, ClassQueue& queue, const std::vector<uint32_t>& ids, std::string_view what,
-                         const std::string& cq) {
-  for (uint32_t id : ids) {
-    const WorkloadId wl(id);
-    queue.insert(PendingKeyOf(s, wl), PendingClassOf(s.wl(wl)));
-  }
-  size_t i = 0;
-  for (const PendingKey& k : queue) {
     if (i >= ids.size() || k.id.value != ids[i])
       return Corrupt(fmt::format("ClusterQueue '{}': its {} is not in the order its workloads give", cq, what));
     ++i;
@@ -1365,11 +1350,17 @@ absl::Status Link(ClusterState& s, Decoded& p) {
   for (uint32_t c = 0; c < s.cqs.size(); ++c) {
     ClusterQueueState& cq = s.cqs[c];
     const Decoded::Queues& q = p.queues[c];
-    const auto candidate = [&](WorkloadId id) { return CandidateKeyOf(s, id); };
-    QM_RETURN_IF_ERROR(FillPending(s, cq.heap, q.heap, "active queue", cq.name));
-    QM_RETURN_IF_ERROR(FillPending(s, cq.inadmissible, q.inadmissible, "inadmissible set", cq.name));
-    QM_RETURN_IF_ERROR(Fill(cq.admitted, q.admitted, candidate, "admitted set", cq.name));
-    QM_RETURN_IF_ERROR(Fill(cq.evicting, q.evicting, candidate, "evicting set", cq.name));
+    // Pending queues are grouped by class, which only the records know.
+    const auto pending_into = [&](ClassQueue& queue) {
+      return [&s, &queue](WorkloadId id) { queue.insert(PendingKeyOf(s, id), PendingClassOf(s.wl(id))); };
+    };
+    const auto candidate_into = [&](CandidateSet& set) {
+      return [&s, &set](WorkloadId id) { set.insert(CandidateKeyOf(s, id)); };
+    };
+    QM_RETURN_IF_ERROR(Fill(cq.heap, q.heap, pending_into(cq.heap), "active queue", cq.name));
+    QM_RETURN_IF_ERROR(Fill(cq.inadmissible, q.inadmissible, pending_into(cq.inadmissible), "inadmissible set", cq.name));
+    QM_RETURN_IF_ERROR(Fill(cq.admitted, q.admitted, candidate_into(cq.admitted), "admitted set", cq.name));
+    QM_RETURN_IF_ERROR(Fill(cq.evicting, q.evicting, candidate_into(cq.evicting), "evicting set", cq.name));
   }
   return absl::OkStatus();
 }
