@@ -127,7 +127,8 @@ class EngineState {
   void SetClusterQueueCohort(ClusterQueueId id, std::string_view cohort);
   void ReleaseCohortRef(CohortId id);
   void SetNodeQuotas(NodeIndex node, const std::vector<ResourceGroupSpec>& groups);
-  void RebuildSortedQueues();
+  /// Lists `id` in `cqs_by_name` when it exists and drops it when it was deleted.
+  void UpdateSortedQueues(ClusterQueueId id);
   void RequeueLocalQueueWorkloads(LocalQueueId lq);
   void DrainLocalQueue(LocalQueueId lq);
 
