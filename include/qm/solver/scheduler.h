@@ -14,7 +14,8 @@
 //   ordering ..................... classical O(H log H); fair sharing O(H_T² · d·(R+|W|)) per
 //                                  cohort tree with H_T heads
 //   processing ................... O(H · (|P ∪ T|·|W|·d))
-//   requeue ...................... O(H log n), plus O(n) for an equivalence-class bulk parking
+//   requeue ...................... O(H log n), plus O(log C + m) to park an equivalence class of m
+//                                  (C classes in the queue, qm/queue/class_queue.h)
 // The cost does not depend on how many workloads hold quota.
 #ifndef QM_SOLVER_SCHEDULER_H_
 #define QM_SOLVER_SCHEDULER_H_
