@@ -72,8 +72,7 @@ TEST_CASE("ClassQueue: iterates and pops in one queue order across classes", "[q
     CHECK(it->second == c);
   }
   CHECK(q.size() == all.size() - taken.size());
-  std::vector<PendingKey> back(taken.begin(), taken.end());
-  q.InsertSorted(c, back);
+  q.InsertSet(c, std::move(taken));
   CHECK(Order(q) == expected());
   // Pop everything from the front.
   std::vector<uint32_t> popped;

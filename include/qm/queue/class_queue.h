@@ -94,16 +94,6 @@ class ClassQueue {
     return members;
   }
 
-  /// Adds members of class `c` sorted in queue order (a flush brings parked workloads back).
-  void InsertSorted(PendingClassKey c, std::vector<PendingKey>& sorted) {
-    if (sorted.empty()) return;
-    PendingSet& members = classes_[c];
-    if (!members.empty()) heads_.erase(*members.begin());
-    size_ += sorted.size();
-    MergeInto(members, sorted);
-    heads_.insert(*members.begin());
-  }
-
   /// Adds a whole class's members (a set in queue order) to class `c`.
   void InsertSet(PendingClassKey c, PendingSet&& members) {
     if (members.empty()) return;
@@ -127,12 +117,6 @@ class ClassQueue {
     heads_.clear();
     size_ = 0;
     return all;
-  }
-
-  /// Whether `k` of class `c` is in the queue.
-  bool contains(const PendingKey& k, PendingClassKey c) const {
-    auto it = classes_.find(c);
-    return it != classes_.end() && it->second.contains(k);
   }
 
   void clear() {

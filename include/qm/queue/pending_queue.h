@@ -6,9 +6,9 @@
 // LocalQueue or ClusterQueue is missing or stopped wait in `ClusterState::unqueued`.
 //
 // Costs: Enqueue / Remove / PopHead O(log n) for n pending in the queue; a flush moves every parked
-// workload of a cohort tree back, class by class, O(parked + classes × log C); bulk parking of an equivalence class takes
-// the class's members out of the active queue at once (qm/queue/class_queue.h), O(log classes),
-// then marks each member, O(members).
+// workload of a cohort tree back, class by class, O(parked + classes × log C); bulk parking of an
+// equivalence class takes the class's members out of the active queue at once
+// (qm/queue/class_queue.h), O(log classes), then marks each member, O(members).
 #ifndef QM_QUEUE_PENDING_QUEUE_H_
 #define QM_QUEUE_PENDING_QUEUE_H_
 
@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/hash/hash.h"
 #include "fmt/format.h"
 #include "qm/state/accounting.h"
@@ -174,7 +175,7 @@ inline void FlushClusterQueue(ClusterState& s, ClusterQueueId cq_id) {
   if (cq.inadmissible.empty()) return;
   // Whether a namespace matches is asked once per namespace and flush (a label selector match
   // costs more than the rest of the loop); namespaces and selectors change between flushes.
-  std::vector<std::pair<NamespaceId, bool>> ns_cache;
+  absl::InlinedVector<std::pair<NamespaceId, bool>, 4> ns_cache;
   const auto matches = [&](NamespaceId ns) {
     for (const auto& [id, ok] : ns_cache)
       if (id == ns) return ok;
@@ -182,32 +183,22 @@ inline void FlushClusterQueue(ClusterState& s, ClusterQueueId cq_id) {
     ns_cache.emplace_back(ns, ok);
     return ok;
   };
-  // Classes go back whole; only a class with a member whose namespace no longer matches is split.
-  // The result does not depend on the order classes are handed over in.
+  // Classes go back whole, each member visited once; members whose namespace no longer matches
+  // stay parked. The result does not depend on the order classes are handed over in.
+  std::vector<PendingKey> stay;
   for (auto& [cls, members] : cq.inadmissible.TakeAll()) {
-    bool all_match = true;
-    for (const PendingKey& k : members) {
-      if (!matches(s.wl(k.id).ns)) {
-        all_match = false;
-        break;
-      }
-    }
-    if (all_match) {
-      for (const PendingKey& k : members) s.wl(k.id).place = QueuePlace::kActive;
-      cq.heap.InsertSet(cls, std::move(members));
-      continue;
-    }
-    std::vector<PendingKey> back;
+    stay.clear();
     for (const PendingKey& k : members) {
       WorkloadRecord& w = s.wl(k.id);
       if (matches(w.ns)) {
         w.place = QueuePlace::kActive;
-        back.push_back(k);
       } else {
-        cq.inadmissible.insert(k, cls);
+        stay.push_back(k);
       }
     }
-    cq.heap.InsertSorted(cls, back);
+    for (const PendingKey& k : stay) members.erase(k);
+    cq.heap.InsertSet(cls, std::move(members));
+    for (const PendingKey& k : stay) cq.inadmissible.insert(k, cls);
   }
 }
 
