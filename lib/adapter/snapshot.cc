@@ -41,7 +41,7 @@ static_assert(sizeof(ClusterQueueSpec) == 232, "ClusterQueueSpec changed: update
 static_assert(sizeof(CohortState) == 144, "CohortState changed: update lib/adapter/snapshot.cc");
 static_assert(sizeof(LocalQueueState) == 144, "LocalQueueState changed: update lib/adapter/snapshot.cc");
 static_assert(sizeof(ResourceFlavorSpec) == 104, "ResourceFlavorSpec changed: update lib/adapter/snapshot.cc");
-static_assert(sizeof(WorkloadRecord) == 184, "WorkloadRecord changed: update lib/adapter/snapshot.cc");
+static_assert(sizeof(WorkloadRecord) == 144, "WorkloadRecord changed: update lib/adapter/snapshot.cc");
 static_assert(sizeof(WorkloadExtras) == 176, "WorkloadExtras changed: update lib/adapter/snapshot.cc");
 static_assert(sizeof(AdmissionRecord) == 312, "AdmissionRecord changed: update lib/adapter/snapshot.cc");
 static_assert(sizeof(ScanProgress) == 48, "ScanProgress changed: update lib/adapter/snapshot.cc");
@@ -546,8 +546,8 @@ void WriteState(const ClusterState& s, Writer& w) {
     w.U32(r.generation);
     w.U32(r.ns.value);
     w.Str(r.name);
-    w.Bool(r.uid_text != nullptr);
-    if (r.uid_text) w.Str(*r.uid_text);
+    w.Bool(!r.uid.empty());
+    if (!r.uid.empty()) w.Str(r.uid);
     w.Bool(r.extras != nullptr);
     if (r.extras) {
       const WorkloadExtras& x = *r.extras;
@@ -909,7 +909,7 @@ absl::Status ReadWorkloads(Reader& r, ClusterState& s) {
     w.generation = r.U32();
     w.ns = NamespaceId(r.U32());
     w.name = r.Str();
-    if (r.Bool()) w.uid_text = std::make_unique<const std::string>(r.Str());
+    if (r.Bool()) w.uid = r.Str();
     if (r.Bool()) {
       auto x = std::make_unique<WorkloadExtras>();
       x->job_uid = r.Str();

@@ -259,7 +259,7 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec) {
     if (spec.creation_time) w.creation_time = *spec.creation_time;
     w.queue_time = w.creation_time;
     w.scan.reset();
-    w.uid_text = spec.uid.empty() ? nullptr : std::make_unique<const std::string>(spec.uid);
+    w.uid = spec.uid;
     if (!spec.job_uid.empty() || !spec.labels.empty() || !spec.conditions.empty()) {
       if (!w.extras) w.extras = std::make_unique<WorkloadExtras>();
       w.extras->job_uid = spec.job_uid;
@@ -296,7 +296,7 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec) {
   w.ns = ns;
   w.name = spec.name;
   w.queue_name = s.queue_names.Intern(QueueNameOf(spec));
-  if (!spec.uid.empty()) w.uid_text = std::make_unique<const std::string>(spec.uid);
+  w.uid = spec.uid;
   if (!spec.job_uid.empty() || !spec.labels.empty() || !spec.conditions.empty() ||
       spec.priority_class.source != PriorityClassSource::kNone || !spec.reclaimable_pods.empty()) {
     w.extras = std::make_unique<WorkloadExtras>();

@@ -15,7 +15,7 @@ using qm::ClassQueue;
 using qm::PendingClassKey;
 using qm::PendingKey;
 
-const std::string kNoUid;
+const qm::CompactString kNoUid;
 
 PendingKey Key(uint32_t id, int32_t priority, int64_t time) {
   return PendingKey{priority, qm::WorkloadId(id), time, &kNoUid, id};

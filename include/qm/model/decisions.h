@@ -23,7 +23,7 @@ enum class AssignmentMode { kNoFit, kPreempt, kFit };
 const char* AssignmentModeName(AssignmentMode m);
 
 /// Why a workload was preempted (the reason of its `Preempted` condition).
-enum class PreemptionReason {
+enum class PreemptionReason : uint8_t {
   kInClusterQueue,
   kInCohortReclamation,
   kInCohortFairSharing,
@@ -84,7 +84,7 @@ struct Assignment {
 };
 
 /// Where a workload stands.
-enum class WorkloadState {
+enum class WorkloadState : uint8_t {
   kPending,    ///< waiting for quota (or for its queue to exist / resume)
   kAdmitted,   ///< holds quota
   kEvicting,   ///< preempted or evicted, still holding quota until the host confirms it stopped

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "absl/container/btree_set.h"
+#include "qm/core/compact_string.h"
 #include "qm/core/ids.h"
 
 namespace qm {
@@ -19,7 +20,7 @@ struct PendingKey {
   int32_t priority;
   WorkloadId id;
   int64_t queue_time_us;
-  const std::string* uid;  ///< points into the workload's extras, or to a shared empty string
+  const CompactString* uid;  ///< the workload record's (records never move)
   uint64_t seq;
 };
 struct PendingOrder {

@@ -57,7 +57,7 @@ inline PendingClassKey PendingClassOf(const WorkloadRecord& w) { return PendingC
 
 inline PendingKey PendingKeyOf(const ClusterState& s, WorkloadId id) {
   const WorkloadRecord& w = s.wl(id);
-  return PendingKey{w.priority, id, w.queue_time.us, &w.uid(), w.seq};
+  return PendingKey{w.priority, id, w.queue_time.us, &w.uid, w.seq};
 }
 
 inline uint64_t UnqueuedKey(const WorkloadRecord& w, WorkloadId id) { return (w.seq << 32) | id.value; }

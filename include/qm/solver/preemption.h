@@ -71,7 +71,7 @@ inline std::string PreemptionMessage(const ClusterState& s, WorkloadId preemptor
                                      ClusterQueueId preemptor_cq, WorkloadId victim,
                                      PreemptionReason reason) {
   const WorkloadRecord& p = s.wl(preemptor);
-  const std::string& uid = p.uid();
+  const std::string_view uid = p.uid.view();
   const std::string& job_uid = p.extras ? p.extras->job_uid : EmptyString();
   if (s.config.message_style == MessageStyle::kLegacy) {
     // Flat-cohort Kueue releases named only the preemptor's UID.

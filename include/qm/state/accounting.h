@@ -17,7 +17,7 @@ inline const std::string& EmptyString() {
 /// The key a workload holding quota has in its ClusterQueue's candidate set.
 inline CandidateKey CandidateKeyOf(const ClusterState& s, WorkloadId id) {
   const WorkloadRecord& w = s.wl(id);
-  return CandidateKey{w.priority, id, w.admission->reserved_at.us, &w.uid(), w.seq};
+  return CandidateKey{w.priority, id, w.admission->reserved_at.us, &w.uid, w.seq};
 }
 
 /// Adds `usage` to ClusterQueue `cq` in the quota tree.

@@ -16,6 +16,7 @@
 #include "absl/container/node_hash_set.h"
 #include "absl/hash/hash.h"
 #include "boost/container/small_vector.hpp"
+#include "qm/core/compact_string.h"
 #include "qm/core/ids.h"
 #include "qm/core/time.h"
 #include "qm/model/cluster_queue.h"
@@ -56,7 +57,7 @@ struct CandidateKey {
   int32_t priority;
   WorkloadId id;
   int64_t reserved_us;
-  const std::string* uid;
+  const CompactString* uid;  ///< the workload record's (records never move)
   uint64_t seq;
 };
 struct CandidateOrder {
