@@ -275,7 +275,7 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec) {
     } else if (was_inactive) {
       w.state = WorkloadState::kInactive;
       w.reason = reason::kInadmissible;
-      w.message = kDeactivatedMessage;
+      w.message = CompactString::Static(kDeactivatedMessage);
     } else {
       MarkInactive(id);
     }
@@ -381,7 +381,7 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec) {
   if (!w.active) {
     w.state = WorkloadState::kInactive;
     w.reason = reason::kInadmissible;
-    w.message = "The workload is deactivated";
+    w.message = CompactString::Static(kDeactivatedMessage);
     return id;
   }
   w.state = WorkloadState::kPending;
@@ -412,7 +412,7 @@ absl::Status EngineState::Finish(WorkloadId id) {
   w.scan.reset();
   w.state = WorkloadState::kFinished;
   w.reason = reason::kFinished;
-  w.message = "The workload is finished";
+  w.message = CompactString::Static("The workload is finished");
   AddEvent(EventKind::kFinished, id, cq).reason = reason::kFinished;
   return absl::OkStatus();
 }
@@ -517,7 +517,7 @@ void EngineState::MarkInactive(WorkloadId id) {
   WorkloadRecord& w = s.wl(id);
   w.state = WorkloadState::kInactive;
   w.reason = reason::kInadmissible;
-  w.message = kDeactivatedMessage;
+  w.message = CompactString::Static(kDeactivatedMessage);
   Event& e = AddEvent(EventKind::kDeactivated, id, ClusterQueueId());
   e.reason = eviction_reason::kDeactivated;
   e.message = kDeactivatedMessage;

@@ -5,6 +5,10 @@
 // up to 15 characters inline — Kubernetes-style generated names, the UIDs of benchmarks and
 // traces, and short messages never allocate. Longer text sits in one exactly sized heap block.
 //
+// Text with static storage (the engine's fixed condition messages) can be referenced instead of
+// copied: `CompactString::Static(kSomeMessage)` allocates nothing, whatever its length, which
+// matters where a message is written to every member of a parked class.
+//
 // It is a value type (copy, move, compare, hash, format) with a read-only interface: a field is
 // replaced by assignment, never edited in place. Its address is stable as long as the object does
 // not move, which is what queue keys that point at a record's UID rely on (records do not move:
@@ -33,13 +37,38 @@ class CompactString {
   CompactString(std::string_view s) { Init(s); }  // NOLINT: implicit like std::string
   CompactString(const std::string& s) : CompactString(std::string_view(s)) {}  // NOLINT
   CompactString(const char* s) : CompactString(std::string_view(s)) {}  // NOLINT
-  CompactString(const CompactString& o) { Init(o.view()); }
+  CompactString(const CompactString& o) {
+    if (o.tag() == kStaticTag) {
+      std::memcpy(bytes_, o.bytes_, sizeof(bytes_));
+    } else {
+      Init(o.view());
+    }
+  }
+  /// Refers to `text` without copying it: `text` must outlive every copy (a string literal or a
+  /// `constexpr` constant).
+  static CompactString Static(std::string_view text) {
+    CompactString out;
+    if (text.size() <= kInlineCapacity) {
+      out.Init(text);
+    } else {
+      if (text.size() > UINT32_MAX) std::abort();
+      out.SetPointer(text.data(), static_cast<uint32_t>(text.size()), kStaticTag);
+    }
+    return out;
+  }
   CompactString(CompactString&& o) noexcept {
     std::memcpy(bytes_, o.bytes_, sizeof(bytes_));
     o.SetInlineSize(0);
   }
   CompactString& operator=(const CompactString& o) {
-    if (this != &o) Assign(o.view());
+    if (this != &o) {
+      if (o.tag() == kStaticTag) {
+        Release();
+        std::memcpy(bytes_, o.bytes_, sizeof(bytes_));
+      } else {
+        Assign(o.view());
+      }
+    }
     return *this;
   }
   CompactString& operator=(CompactString&& o) noexcept {
@@ -58,9 +87,9 @@ class CompactString {
   CompactString& operator=(const char* s) { return *this = std::string_view(s); }
   ~CompactString() { Release(); }
 
-  size_t size() const { return on_heap() ? heap_size() : kInlineCapacity - tag(); }
+  size_t size() const { return out_of_line() ? heap_size() : kInlineCapacity - tag(); }
   bool empty() const { return size() == 0; }
-  const char* data() const { return on_heap() ? heap_ptr() : bytes_; }
+  const char* data() const { return out_of_line() ? heap_ptr() : bytes_; }
   std::string_view view() const { return {data(), size()}; }
   operator std::string_view() const { return view(); }  // NOLINT: reads like std::string
   std::string str() const { return std::string(view()); }
@@ -85,12 +114,19 @@ class CompactString {
 
  private:
   // Layout: inline, bytes_[0..14] hold the characters and bytes_[15] = 15 − size (so a full
-  // 15-character string ends in a 0 byte); on the heap, bytes_[0..7] are the pointer, [8..11]
-  // the size, and bytes_[15] = kHeapTag.
+  // 15-character string ends in a 0 byte); out of line, bytes_[0..7] are the pointer, [8..11]
+  // the size, and bytes_[15] = kHeapTag (owned) or kStaticTag (borrowed static text).
   static constexpr uint8_t kHeapTag = 0x80;
+  static constexpr uint8_t kStaticTag = 0x81;
 
   uint8_t tag() const { return static_cast<uint8_t>(bytes_[15]); }
   bool on_heap() const { return tag() == kHeapTag; }
+  bool out_of_line() const { return tag() >= kHeapTag; }
+  void SetPointer(const char* p, uint32_t n, uint8_t tag) {
+    std::memcpy(bytes_, &p, sizeof(p));
+    std::memcpy(bytes_ + 8, &n, sizeof(n));
+    bytes_[15] = static_cast<char>(tag);
+  }
   void SetInlineSize(size_t n) { bytes_[15] = static_cast<char>(kInlineCapacity - n); }
   const char* heap_ptr() const {
     const char* p;
@@ -113,10 +149,7 @@ class CompactString {
     char* p = static_cast<char*>(std::malloc(s.size()));
     if (p == nullptr) throw std::bad_alloc();
     std::memcpy(p, s.data(), s.size());
-    const auto n = static_cast<uint32_t>(s.size());
-    std::memcpy(bytes_, &p, sizeof(p));
-    std::memcpy(bytes_ + 8, &n, sizeof(n));
-    bytes_[15] = static_cast<char>(kHeapTag);
+    SetPointer(p, static_cast<uint32_t>(s.size()), kHeapTag);
   }
   void Release() {
     if (on_heap()) std::free(const_cast<char*>(heap_ptr()));

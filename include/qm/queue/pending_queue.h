@@ -143,7 +143,7 @@ inline void Enqueue(ClusterState& s, WorkloadId id) {
       cq.blocked.contains(EquivalenceKey(s, w))) {
     w.place = QueuePlace::kInadmissible;
     cq.inadmissible.insert(PendingKeyOf(s, id), PendingClassOf(w));
-    w.message = kBypassedMessage;
+    w.message = CompactString::Static(kBypassedMessage);
     return;
   }
   w.place = QueuePlace::kActive;
@@ -171,7 +171,9 @@ inline bool NamespaceMatches(const ClusterState& s, const ClusterQueueState& cq,
 /// each member is still visited once (its namespace and place), O(parked) with a small constant.
 inline void FlushClusterQueue(ClusterState& s, ClusterQueueId cq_id) {
   ClusterQueueState& cq = s.cq(cq_id);
-  cq.blocked.clear();
+  // clear() rewrites every control byte of a once-grown table even when it is empty, and a flush
+  // reaches every ClusterQueue of a cohort: skip it when there is nothing to clear.
+  if (!cq.blocked.empty()) cq.blocked.clear();
   if (cq.inadmissible.empty()) return;
   // Whether a namespace matches is asked once per namespace and flush (a label selector match
   // costs more than the rest of the loop); namespaces and selectors change between flushes.

@@ -659,11 +659,12 @@ class Scheduler {
     // The class's members leave the active queue as one set (qm/queue/class_queue.h).
     PendingSet same = cq.heap.TakeClass(PendingClassOf(w));
     if (same.empty()) return;
+    const CompactString bypassed = CompactString::Static(kBypassedMessage);
     for (const PendingKey& k : same) {
       WorkloadRecord& o = s_.wl(k.id);
       o.place = QueuePlace::kInadmissible;
       o.reason = w.reason;
-      o.message = kBypassedMessage;
+      o.message = bypassed;
     }
     result_.parked += static_cast<int64_t>(same.size());
     cq.inadmissible.InsertSet(PendingClassOf(w), std::move(same));
