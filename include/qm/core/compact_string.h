@@ -51,8 +51,7 @@ class CompactString {
     if (text.size() <= kInlineCapacity) {
       out.Init(text);
     } else {
-      if (text.size() > UINT32_MAX) std::abort();
-      out.SetPointer(text.data(), static_cast<uint32_t>(text.size()), kStaticTag);
+      out.SetPointer(text.data(), text.size(), kStaticTag);
     }
     return out;
   }
@@ -60,17 +59,8 @@ class CompactString {
     std::memcpy(bytes_, o.bytes_, sizeof(bytes_));
     o.SetInlineSize(0);
   }
-  CompactString& operator=(const CompactString& o) {
-    if (this != &o) {
-      if (o.tag() == kStaticTag) {
-        Release();
-        std::memcpy(bytes_, o.bytes_, sizeof(bytes_));
-      } else {
-        Assign(o.view());
-      }
-    }
-    return *this;
-  }
+  // Copy first, then move in: safe when `o` or `s` refers to this object's own text.
+  CompactString& operator=(const CompactString& o) { return *this = CompactString(o); }
   CompactString& operator=(CompactString&& o) noexcept {
     if (this != &o) {
       Release();
@@ -79,10 +69,7 @@ class CompactString {
     }
     return *this;
   }
-  CompactString& operator=(std::string_view s) {
-    Assign(s);
-    return *this;
-  }
+  CompactString& operator=(std::string_view s) { return *this = CompactString(s); }
   CompactString& operator=(const std::string& s) { return *this = std::string_view(s); }
   CompactString& operator=(const char* s) { return *this = std::string_view(s); }
   ~CompactString() { Release(); }
@@ -93,7 +80,7 @@ class CompactString {
   std::string_view view() const { return {data(), size()}; }
   operator std::string_view() const { return view(); }  // NOLINT: reads like std::string
   std::string str() const { return std::string(view()); }
-  void clear() { Assign({}); }
+  void clear() { *this = CompactString(); }
 
   int compare(const CompactString& o) const { return view().compare(o.view()); }
   int compare(std::string_view o) const { return view().compare(o); }
@@ -104,8 +91,7 @@ class CompactString {
   friend bool operator==(const CompactString& a, const char* b) { return a.view() == b; }
   friend auto operator<=>(const CompactString& a, const CompactString& b) { return a.view() <=> b.view(); }
   friend auto operator<=>(const CompactString& a, std::string_view b) { return a.view() <=> b; }
-  friend std::string operator+(const std::string& a, const CompactString& b) { return a + std::string(b.view()); }
-  friend std::string operator+(const CompactString& a, const std::string& b) { return std::string(a.view()) + b; }
+  friend std::string operator+(std::string a, const CompactString& b) { return a.append(b.view()); }
   friend std::ostream& operator<<(std::ostream& os, const CompactString& s) { return os << s.view(); }
   template <typename H>
   friend H AbslHashValue(H h, const CompactString& s) {
@@ -122,7 +108,10 @@ class CompactString {
   uint8_t tag() const { return static_cast<uint8_t>(bytes_[15]); }
   bool on_heap() const { return tag() == kHeapTag; }
   bool out_of_line() const { return tag() >= kHeapTag; }
-  void SetPointer(const char* p, uint32_t n, uint8_t tag) {
+  void SetPointer(const char* p, size_t size, uint8_t tag) {
+    // Names are capped by validation and messages are the engine's own; a 4 GiB field is a bug.
+    if (size > UINT32_MAX) std::abort();
+    const auto n = static_cast<uint32_t>(size);
     std::memcpy(bytes_, &p, sizeof(p));
     std::memcpy(bytes_ + 8, &n, sizeof(n));
     bytes_[15] = static_cast<char>(tag);
@@ -144,22 +133,13 @@ class CompactString {
       SetInlineSize(s.size());
       return;
     }
-    // Names are capped by validation and messages are the engine's own; a 4 GiB field is a bug.
-    if (s.size() > UINT32_MAX) std::abort();
     char* p = static_cast<char*>(std::malloc(s.size()));
     if (p == nullptr) throw std::bad_alloc();
     std::memcpy(p, s.data(), s.size());
-    SetPointer(p, static_cast<uint32_t>(s.size()), kHeapTag);
+    SetPointer(p, s.size(), kHeapTag);
   }
   void Release() {
     if (on_heap()) std::free(const_cast<char*>(heap_ptr()));
-  }
-  void Assign(std::string_view s) {
-    // `s` may point into this object: build the new value first.
-    CompactString fresh(s);
-    Release();
-    std::memcpy(bytes_, fresh.bytes_, sizeof(bytes_));
-    fresh.SetInlineSize(0);
   }
 
   alignas(8) char bytes_[16];

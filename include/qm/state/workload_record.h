@@ -152,8 +152,7 @@ struct WorkloadRecord {
   bool active = true;
   bool deleted = false;
   ClusterQueueId queued_in;  ///< CQ whose queue holds it (when place != kNone)
-  // Preemption bookkeeping.
-  WorkloadId preempted_by;
+  WorkloadId preempted_by;  ///< with `preemption_reason` below: the latest preemption
   Time creation_time;
   Time queue_time;  ///< queue-order timestamp (docs/semantics.md §3.3)
   uint64_t seq = 0;  ///< submission order; the final tie-break everywhere
@@ -163,7 +162,7 @@ struct WorkloadRecord {
   AdmissionPtr admission;  ///< from ClusterState::NewAdmission (the engine's pool)
   std::unique_ptr<ScanProgress> scan;
   std::unique_ptr<WorkloadExtras> extras;
-  std::optional<PreemptionReason> preemption_reason;
+  std::optional<PreemptionReason> preemption_reason;  ///< see `preempted_by`
   CompactString name;
   /// metadata.uid, empty when not given. Queue keys point at it (records never move).
   CompactString uid;
