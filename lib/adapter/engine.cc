@@ -222,6 +222,8 @@ absl::Status Engine::SetNow(Time now) {
   return absl::OkStatus();
 }
 
+std::optional<Time> Engine::NextTimedChange() const { return NextTimer(state_->s); }
+
 WorkloadHandle Engine::FindWorkload(std::string_view ns, std::string_view name) const {
   auto id = Lookup(*state_, ns, name);
   return id.ok() ? state_->s.Handle(*id) : WorkloadHandle();

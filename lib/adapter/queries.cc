@@ -88,6 +88,21 @@ WorkloadStatus EngineState::Status(WorkloadId id) const {
   if (st.message.empty() && w.admission && std::string_view(w.reason) == "QuotaReserved")
     st.message = fmt::format("Quota reserved in ClusterQueue {}", s.cq(w.admission->cluster_queue).name);
   st.preemption_reason = w.preemption_reason;
+  if (w.extras && w.extras->preemptions) {
+    const PreemptionHistory& h = *w.extras->preemptions;
+    PreemptionSummary& p = st.preemptions;
+    p.preempted = h.preempted;
+    for (int r = 0; r < kPreemptionReasons; ++r) p.by_reason[r] = h.by_reason[r];
+    p.caused = h.caused;
+    p.held_lost = h.held_lost;
+    for (const PreemptionHistory::Entry& e : h.recent) {
+      const bool queue_exists = e.preemptor_cq.valid() && e.preemptor_cq.value < s.cqs.size() &&
+                                s.cqs[e.preemptor_cq.value].exists;
+      p.recent.push_back(PreemptionSummary::Record{
+          e.at, e.preemptor_name, queue_exists ? s.cqs[e.preemptor_cq.value].name : std::string(), e.reason});
+    }
+    if (h.borrow_allowed_at > s.Now()) p.borrow_allowed_at = h.borrow_allowed_at;
+  }
   return st;
 }
 

@@ -42,12 +42,13 @@ absl::StatusOr<Manifest> ReadManifestString(std::string_view yaml, std::string_v
   internal::LoadContext ctx{std::string(source_name)};
   Manifest manifest;
   hyperpod::PolicySet policies;
+  internal::ConfigurationDoc configuration;
   std::vector<YAML::Node> docs;
   QM_RETURN_IF_ERROR(internal::LoadYamlDocuments(yaml, ctx.file(), &docs));
   try {
     for (const YAML::Node& doc : docs) {
       internal::ReadObjects(internal::Cursor::Root(&ctx, doc), &manifest.objects, &manifest.notes,
-                            &policies, &manifest.nodes);
+                            &policies, &manifest.nodes, &configuration);
       if (!ctx.ok()) return ctx.status();
     }
   } catch (const YAML::Exception& e) {
@@ -63,6 +64,18 @@ absl::StatusOr<Manifest> ReadManifestString(std::string_view yaml, std::string_v
     manifest.message_style = expansion.message_style;
     manifest.inventory = policies.cluster;
   }
+  if (configuration.fair_sharing) {
+    if (manifest.fair_sharing && manifest.fair_sharing->enabled != configuration.fair_sharing->enabled) {
+      return absl::InvalidArgumentError(fmt::format(
+          "{}: Configuration: fairSharing.enable: {} disagrees with the HyperPod ClusterSchedulerConfig's FairShare "
+          "({}); set one of them",
+          configuration.source, configuration.fair_sharing->enabled, manifest.fair_sharing->enabled ? "Enabled" : "Disabled"));
+    }
+    if (!manifest.fair_sharing) manifest.fair_sharing = configuration.fair_sharing;
+    else manifest.fair_sharing->preemption_strategies = configuration.fair_sharing->preemption_strategies;
+  }
+  manifest.features = configuration.features;
+  manifest.anti_thrash = std::move(configuration.anti_thrash);
   internal::CheckDuplicates(ctx, manifest.objects);
   if (!ctx.ok()) return ctx.status();
   QM_RETURN_IF_ERROR(CheckDuplicateNodes(manifest.nodes));

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "fmt/format.h"
+#include "io/config_reader.h"
 #include "qm/hyperpod/policy_object.h"
 #include "text/node.h"
 
@@ -164,9 +165,37 @@ PriorityClassSpec ReadPriorityClass(const Cursor& c, const ObjectHeader& h) {
 
 // Reads one object map (not a List) and appends it. Field paths in errors are relative to the
 // object (`spec.queueName`), which the error names anyway.
+// Kueue's `Configuration` (config.kueue.x-k8s.io/v1beta1 or v1beta2): the fields that change
+// decisions, and our antiThrash block.
+void ReadConfiguration(const Cursor& c, ConfigurationDoc* out) {
+  LoadContext& ctx = c.ctx();
+  ctx.set_object("Configuration");
+  if (!out->source.empty()) {
+    c.Fail(fmt::format("a second Configuration (the first is at {}); give one", out->source));
+    return;
+  }
+  out->source = ctx.Where(c.line());
+  if (const Cursor fs = c["fairSharing"]; fs.present()) {
+    FairSharingConfig config;
+    ReadFairSharing(fs, &config);
+    out->fair_sharing = config;
+  }
+  if (const Cursor gates = c["featureGates"]; gates.present()) {
+    FeatureGates features;
+    ReadFeatureGates(gates, &features);
+    out->features = features;
+  }
+  ReadAntiThrash(c["antiThrash"], &out->anti_thrash);
+  EngineConfig config;
+  if (out->fair_sharing) config.fair_sharing = *out->fair_sharing;
+  if (out->features) config.features = *out->features;
+  config.anti_thrash = out->anti_thrash;
+  CheckEngineConfig(c, config, "");
+}
+
 void ReadOne(const Cursor& at, std::vector<ManifestObject>* objects,
              std::vector<std::string>* notes, hyperpod::PolicySet* policies,
-             std::vector<NodeSpec>* nodes) {
+             std::vector<NodeSpec>* nodes, ConfigurationDoc* configuration) {
   const Cursor c(&at.ctx(), at.node(), "", at.line());
   LoadContext& ctx = c.ctx();
   ctx.set_object("");
@@ -183,6 +212,16 @@ void ReadOne(const Cursor& at, std::vector<ManifestObject>* objects,
     // HyperPod policies expand into Kueue objects once the whole list is read.
     ctx.FailRaw(hyperpod::internal::ReadPolicyObject(FromYaml(c.node(), c.line()), ctx.file(),
                                                      policies));
+    return;
+  }
+  if (kind == "Configuration" && api_version.starts_with("config.kueue.x-k8s.io/")) {
+    if (configuration == nullptr) {
+      ctx.set_object("Configuration");
+      kind_cursor.Fail("a Kueue Configuration belongs in a cluster file; a scenario sets the engine's "
+                       "configuration in its config: block");
+      return;
+    }
+    ReadConfiguration(c, configuration);
     return;
   }
   if (nodes != nullptr && kind == kNodeKind.kind && (api_version.empty() || api_version == "v1")) {
@@ -245,10 +284,10 @@ void ReadOne(const Cursor& at, std::vector<ManifestObject>* objects,
 
 void ReadObjects(const Cursor& node, std::vector<ManifestObject>* objects,
                  std::vector<std::string>* notes, hyperpod::PolicySet* policies,
-                 std::vector<NodeSpec>* nodes) {
+                 std::vector<NodeSpec>* nodes, ConfigurationDoc* configuration) {
   if (node.is_sequence()) {
     for (const Cursor& item : node.Items()) {
-      ReadObjects(item, objects, notes, policies, nodes);
+      ReadObjects(item, objects, notes, policies, nodes, configuration);
       if (!node.ctx().ok()) return;
     }
     return;
@@ -259,12 +298,12 @@ void ReadObjects(const Cursor& node, std::vector<ManifestObject>* objects,
     if (!items.present()) return;
     if (!items.ExpectSequence()) return;
     for (const Cursor& item : items.Items()) {
-      ReadOne(item, objects, notes, policies, nodes);
+      ReadOne(item, objects, notes, policies, nodes, configuration);
       if (!node.ctx().ok()) return;
     }
     return;
   }
-  ReadOne(node, objects, notes, policies, nodes);
+  ReadOne(node, objects, notes, policies, nodes, configuration);
 }
 
 void CheckDuplicates(LoadContext& ctx, const std::vector<ManifestObject>& objects) {

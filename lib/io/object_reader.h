@@ -3,11 +3,13 @@
 #ifndef QM_LIB_IO_OBJECT_READER_H_
 #define QM_LIB_IO_OBJECT_READER_H_
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "io/yaml_cursor.h"
+#include "qm/model/config.h"
 #include "qm/hyperpod/policy.h"
 #include "qm/io/manifest.h"
 #include "qm/model/node.h"
@@ -26,15 +28,27 @@ struct ObjectHeader {
   Labels labels;
 };
 
+/// What a manifest's Kueue `Configuration` document (config.kueue.x-k8s.io) sets of the engine's
+/// configuration: `fairSharing`, `featureGates`, and Quartermaster's `antiThrash` block. Other
+/// fields of Kueue's Configuration configure the controller and are ignored.
+struct ConfigurationDoc {
+  std::string source;  ///< "file:line" of the document; empty when the manifest has none
+  std::optional<FairSharingConfig> fair_sharing;
+  std::optional<FeatureGates> features;
+  AntiThrashConfig anti_thrash;
+};
+
 /// Reads the objects in `node`: one object, a `kind: List`, or a list of objects. Appends to
 /// `objects` (with `source` set) and to `notes` for skipped kinds. Objects of the HyperPod policy
 /// kinds (ClusterSchedulerConfig, ComputeQuota, HyperPodCluster) go to `policies`; the caller
 /// expands them (hyperpod_expand.h). Core/v1 `Node`s go to `nodes` when it is given (manifests,
 /// for the simulator), and are skipped with a note like other foreign kinds when it is null
-/// (scenarios). Errors go to `c.ctx()`.
+/// (scenarios). A Kueue `Configuration` goes to `configuration` when it is given (manifests; at
+/// most one), and is an error when it is null (scenarios have their `config:` block). Errors go
+/// to `c.ctx()`.
 void ReadObjects(const Cursor& node, std::vector<ManifestObject>* objects,
                  std::vector<std::string>* notes, hyperpod::PolicySet* policies,
-                 std::vector<NodeSpec>* nodes = nullptr);
+                 std::vector<NodeSpec>* nodes = nullptr, ConfigurationDoc* configuration = nullptr);
 
 /// Reports the first object of `objects` that repeats the kind, namespace and name of an earlier
 /// one.

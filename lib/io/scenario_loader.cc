@@ -8,6 +8,7 @@
 #include <string>
 
 #include "fmt/format.h"
+#include "io/config_reader.h"
 #include "io/hyperpod_expand.h"
 #include "io/object_reader.h"
 #include "io/quantity_fields.h"
@@ -23,10 +24,6 @@ namespace {
 
 using internal::Cursor;
 using internal::LoadContext;
-
-constexpr std::pair<std::string_view, FairSharingStrategy> kStrategies[] = {
-    {"LessThanOrEqualToFinalShare", FairSharingStrategy::kLessThanOrEqualToFinalShare},
-    {"LessThanInitialShare", FairSharingStrategy::kLessThanInitialShare}};
 
 constexpr std::pair<std::string_view, MessageStyle> kMessageStyles[] = {
     {"Current", MessageStyle::kCurrent}, {"Legacy", MessageStyle::kLegacy}};
@@ -105,7 +102,7 @@ class ScenarioReader {
   void ReadConfig(const Cursor& c, ScenarioConfig* config) {
     if (!c.ExpectMap()) return;
     c.CheckKeys({"now", "fairSharing", "features", "releaseEvictedAtNextSchedule", "messageStyle",
-                 "access"});
+                 "access", "antiThrash"});
     if (const std::optional<std::string> now = c["now"].OptString()) {
       absl::StatusOr<Time> t = ParseRfc3339(*now);
       if (!t.ok()) {
@@ -114,31 +111,10 @@ class ScenarioReader {
       }
       config->now = *t;
     }
-    const Cursor fs = c["fairSharing"];
-    if (fs.ExpectMap()) {
-      fs.CheckKeys({"enable", "preemptionStrategies"});
-      config->fair_sharing.enabled = fs["enable"].OptBool().value_or(false);
-      // An empty or absent list keeps the default, as Kueue defaults it
-      // (apis/config/v1beta1/defaults.go).
-      std::vector<FairSharingStrategy> list;
-      for (const Cursor& item : fs["preemptionStrategies"].Items()) {
-        if (std::optional<FairSharingStrategy> st = item.OptEnum<FairSharingStrategy>(kStrategies)) {
-          list.push_back(*st);
-        }
-      }
-      if (!list.empty()) config->fair_sharing.preemption_strategies = std::move(list);
-    }
-    for (const auto& [gate, value] : c["features"].Fields()) {
-      const std::optional<bool> on = value.OptBool();
-      if (!on.has_value()) {
-        if (ctx_->ok()) value.Fail("expected true or false");
-        return;
-      }
-      if (absl::Status st = config->features.Set(gate, *on); !st.ok()) {
-        value.Fail(std::string(st.message()));
-        return;
-      }
-    }
+    internal::ReadFairSharing(c["fairSharing"], &config->fair_sharing);
+    internal::ReadFeatureGates(c["features"], &config->features);
+    if (!ctx_->ok()) return;
+    internal::ReadAntiThrash(c["antiThrash"], &config->anti_thrash);
     config->release_evicted_at_next_schedule =
         c["releaseEvictedAtNextSchedule"].OptBool().value_or(true);
     config->message_style = c["messageStyle"].OptEnum<MessageStyle>(kMessageStyles);
@@ -157,25 +133,12 @@ class ScenarioReader {
   // Kueue's configuration validation (qm/model/config_validation.h, the same the Engine applies),
   // reported at the invalid field's key, or at the nearest key above it that the file has.
   void CheckConfig(const Cursor& c, const ScenarioConfig& config) {
-    if (!ctx_->ok()) return;
     EngineConfig engine;
     engine.fair_sharing = config.fair_sharing;
     engine.features = config.features;
     engine.message_style = config.message_style.value_or(MessageStyle::kCurrent);
-    const std::optional<ConfigFieldError> e = FindConfigError(engine);
-    if (!e.has_value()) return;
-    Cursor at = c;
-    size_t begin = 0;
-    while (begin <= e->field.size()) {
-      size_t end = e->field.find('.', begin);
-      if (end == std::string::npos) end = e->field.size();
-      const std::string key = e->field.substr(begin, std::min(end, e->field.find('[', begin)) - begin);
-      const Cursor next = at[key];
-      if (!next.present()) break;
-      at = next;
-      begin = end + 1;
-    }
-    ctx_->Fail(at.line(), "config." + e->field, e->message);
+    engine.anti_thrash = config.anti_thrash;
+    internal::CheckEngineConfig(c, engine, "config.");
   }
 
   void ReadObjectList(const Cursor& c, std::vector<ManifestObject>* objects,

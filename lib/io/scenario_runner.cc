@@ -201,6 +201,7 @@ absl::StatusOr<Engine> MakeScenarioEngine(const Scenario& scenario) {
   config.fair_sharing = scenario.config.fair_sharing;
   config.features = scenario.config.features;
   config.message_style = scenario.config.message_style.value_or(MessageStyle::kCurrent);
+  config.anti_thrash = scenario.config.anti_thrash;
   absl::StatusOr<Engine> created = Engine::Create(std::move(config));
   if (!created.ok())
     return absl::Status(created.status().code(),

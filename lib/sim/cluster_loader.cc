@@ -20,6 +20,8 @@ absl::StatusOr<SimulationInput> FromManifest(Manifest manifest, std::string_view
   input.label = std::string(label);
   if (manifest.fair_sharing) input.config.fair_sharing = *manifest.fair_sharing;
   if (manifest.message_style) input.config.message_style = *manifest.message_style;
+  if (manifest.features) input.config.features = *manifest.features;
+  input.config.anti_thrash = manifest.anti_thrash;
   input.objects.reserve(manifest.objects.size());
   for (ManifestObject& o : manifest.objects) input.objects.push_back(std::move(o.spec));
   input.nodes = std::move(manifest.nodes);

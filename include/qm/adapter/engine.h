@@ -47,6 +47,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -225,6 +226,13 @@ class Engine {
   Time Now() const;
   /// Moves the manual clock (FailedPrecondition when a clock was injected).
   absl::Status SetNow(Time now);
+  /// The earliest instant at which an anti-thrash timer runs out (the end of a minimum runtime
+  /// before preemption, or of a borrow back-off: `EngineConfig::anti_thrash`), after which a
+  /// parked workload may be admitted or may preempt. A host that moves time itself (a simulator)
+  /// runs a cycle then; the timer's cohort tree is flushed at the start of the first cycle at or
+  /// after it. nullopt when nothing is pending (always, with the policies off). It may be in the
+  /// past when no cycle has run since, and may turn out to change nothing.
+  std::optional<Time> NextTimedChange() const;
 
   // ---- Snapshots -----------------------------------------------------------------------------
 

@@ -52,6 +52,12 @@ struct Manifest {
   std::optional<FairSharingConfig> fair_sharing;
   /// With HyperPod policies: `MessageStyle::kLegacy`, the wording HyperPod's Kueue uses.
   std::optional<MessageStyle> message_style;
+  /// From a Kueue `Configuration` document (apiVersion config.kueue.x-k8s.io/v1beta1 or v1beta2;
+  /// at most one): its `featureGates`, and Quartermaster's `antiThrash` block
+  /// (qm/model/anti_thrash.h). Its `fairSharing` goes to `fair_sharing` above; with HyperPod
+  /// policies too, the two must agree on whether fair sharing is on.
+  std::optional<FeatureGates> features;
+  AntiThrashConfig anti_thrash;
   /// Core/v1 `Node` objects, in file order, each with its `source`. Read for the simulator only:
   /// Kueue does not read nodes, and `ApplyManifest` takes only `objects`.
   std::vector<NodeSpec> nodes;

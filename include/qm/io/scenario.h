@@ -41,6 +41,8 @@ struct ScenarioConfig {
   /// `access:` (ours) the HyperPod access table `submit` steps are checked against
   /// (docs/hyperpod.md §8): `{members: {principal: [team, ...]}, admins: [principal, ...]}`.
   std::optional<hyperpod::AccessTable> access;
+  /// `antiThrash:` (ours) the anti-thrash policies (qm/model/anti_thrash.h); all off when absent.
+  AntiThrashConfig anti_thrash;
 };
 
 // ---- Steps -------------------------------------------------------------------------------------

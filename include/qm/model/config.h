@@ -13,6 +13,7 @@
 #include "absl/status/status.h"
 #include "fmt/format.h"
 #include "qm/core/time.h"
+#include "qm/model/anti_thrash.h"
 
 namespace qm {
 
@@ -349,6 +350,9 @@ struct EngineConfig {
   FairSharingConfig fair_sharing;
   FeatureGates features;
   MessageStyle message_style = MessageStyle::kCurrent;
+  /// Quartermaster's policies against preemption thrash (qm/model/anti_thrash.h); all off by
+  /// default, which decides exactly as Kueue does.
+  AntiThrashConfig anti_thrash;
   /// Checked for every workload `Engine::Submit`/`SubmitAs` and `Engine::Apply`/`ApplyAs` receive,
   /// before anything changes; unset admits every submission. HyperPod's admission policy and
   /// access rule are one (qm/hyperpod/governance.h `MakeSubmissionGate`).

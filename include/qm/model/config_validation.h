@@ -100,10 +100,44 @@ inline std::optional<ConfigFieldError> CheckMessageStyle(MessageStyle style) {
                                       static_cast<int>(style))};
 }
 
+inline std::optional<ConfigFieldError> CheckAntiThrash(const AntiThrashConfig& a) {
+  for (size_t i = 0; i < a.min_runtime.size(); ++i) {
+    const MinRuntimeRule& r = a.min_runtime[i];
+    const std::string at = fmt::format("antiThrash.minRuntime[{}]", i);
+    if (r.duration.us <= 0) return ConfigFieldError{at + ".duration", "must be more than 0"};
+    for (size_t j = 0; j < r.reasons.size(); ++j) {
+      if (static_cast<int>(r.reasons[j]) >= kPreemptionReasons) {
+        return ConfigFieldError{fmt::format("{}.reasons[{}]", at, j),
+                                fmt::format("{} is not a preemption reason", static_cast<int>(r.reasons[j]))};
+      }
+    }
+    for (size_t j = 0; j < r.priority_classes.size(); ++j) {
+      if (r.priority_classes[j].empty()) {
+        return ConfigFieldError{fmt::format("{}.priorityClasses[{}]", at, j), "must not be empty"};
+      }
+    }
+    for (size_t j = 0; j < r.cluster_queues.size(); ++j) {
+      if (r.cluster_queues[j].empty()) {
+        return ConfigFieldError{fmt::format("{}.clusterQueues[{}]", at, j), "must not be empty"};
+      }
+    }
+  }
+  const BorrowBackoffConfig& b = a.borrow_backoff;
+  if (b.base.us < 0) return ConfigFieldError{"antiThrash.borrowBackoff.base", "must be >= 0"};
+  if (b.max.us < 0) return ConfigFieldError{"antiThrash.borrowBackoff.max", "must be >= 0"};
+  if (b.max.us > 0 && b.max < b.base) {
+    return ConfigFieldError{"antiThrash.borrowBackoff.max", "must be >= base (or 0 for a constant back-off)"};
+  }
+  if (a.cycle_detection.window.us <= 0) {
+    return ConfigFieldError{"antiThrash.cycleDetection.window", "must be more than 0"};
+  }
+  return std::nullopt;
+}
+
 }  // namespace config_validation_internal
 
 /// The first invalid field of `config`, or nullopt when it is valid. Checked in this order:
-/// fairSharing.preemptionStrategies, features (FeatureGates::Validate), messageStyle.
+/// fairSharing.preemptionStrategies, features (FeatureGates::Validate), messageStyle, antiThrash.
 inline std::optional<ConfigFieldError> FindConfigError(const EngineConfig& config) {
   namespace in = config_validation_internal;
   if (auto e = in::CheckFairSharing(config.fair_sharing)) return e;
@@ -116,6 +150,7 @@ inline std::optional<ConfigFieldError> FindConfigError(const EngineConfig& confi
                             m.substr(colon + 2)};
   }
   if (auto e = in::CheckMessageStyle(config.message_style)) return e;
+  if (auto e = in::CheckAntiThrash(config.anti_thrash)) return e;
   return std::nullopt;
 }
 

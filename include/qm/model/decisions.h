@@ -3,6 +3,7 @@
 #ifndef QM_MODEL_DECISIONS_H_
 #define QM_MODEL_DECISIONS_H_
 
+#include <array>
 #include <cstdint>
 #include <utility>
 #include <optional>
@@ -14,6 +15,7 @@
 #include "boost/container/small_vector.hpp"
 #include "qm/core/ids.h"
 #include "qm/core/time.h"
+#include "qm/model/preemption_reason.h"
 #include "qm/model/workload.h"
 
 namespace qm {
@@ -22,14 +24,6 @@ namespace qm {
 enum class AssignmentMode { kNoFit, kPreempt, kFit };
 const char* AssignmentModeName(AssignmentMode m);
 
-/// Why a workload was preempted (the reason of its `Preempted` condition).
-enum class PreemptionReason : uint8_t {
-  kInClusterQueue,
-  kInCohortReclamation,
-  kInCohortFairSharing,
-  kInCohortReclaimWhileBorrowing,
-};
-const char* PreemptionReasonName(PreemptionReason r);
 
 /// The flavor chosen (or not) for one requested resource of one pod set.
 struct ResourceAssignment {
@@ -145,6 +139,12 @@ enum class EventKind : uint8_t {
   kActivated,
   /// The workload was deleted; any quota it held is released at once. Its handle is now stale.
   kDeleted,
+  /// Quartermaster's preemption-cycle detector (`AntiThrashConfig::cycle_detection`, off by
+  /// default): the preemption of `workload` by `preemptor` just reported closed a cycle. `reason`
+  /// is "WorkloadPreemptionCycle" (the preemptor had been preempted by this workload before) or
+  /// "ClusterQueuePreemptionCycle" (`cycle_queues` preempted each other in a ring within the
+  /// window). Nothing to act on for the preemption itself; a host may change policy, alert, or stop.
+  kPreemptionCycle,
 };
 const char* EventKindName(EventKind k);
 
@@ -174,6 +174,9 @@ struct Event {
   WorkloadHandle preemptor;
   /// Kueue's condition message (empty for kAdmitted: see `Engine::GetWorkload`).
   std::string message;
+  /// kPreemptionCycle: the ClusterQueues of the cycle, in preemption order (each preempted in the
+  /// next, the last in the first).
+  std::vector<ClusterQueueId> cycle_queues;
 };
 
 /// Everything one `ScheduleCycle()` decided, in the order it was decided.
@@ -192,6 +195,27 @@ struct CycleResult {
   bool empty() const { return decisions.empty(); }
   /// Nothing changed: no admission, no eviction, nothing parked. `RunUntilStable` stops here.
   bool settled() const { return admitted == 0 && preempted == 0 && parked == 0; }
+};
+
+/// What preemption did to a workload and what it did to others (`WorkloadStatus::preemptions`).
+struct PreemptionSummary {
+  struct Record {
+    Time time;
+    std::string preemptor;                ///< "namespace/name"
+    std::string preemptor_cluster_queue;  ///< empty when it no longer exists
+    PreemptionReason reason = PreemptionReason::kInClusterQueue;
+  };
+  /// Times the workload was preempted, in all and per reason (indexed by `PreemptionReason`).
+  int64_t preempted = 0;
+  std::array<int64_t, kPreemptionReasons> by_reason{};
+  /// Times it had another workload preempted (one per victim).
+  int64_t caused = 0;
+  /// Σ over its preemptions of how long it had held its quota when preempted.
+  Duration held_lost;
+  /// The latest preemptions (at most 8), oldest first.
+  std::vector<Record> recent;
+  /// With the anti-thrash borrow back-off: it is admitted only within nominal quota until then.
+  std::optional<Time> borrow_allowed_at;
 };
 
 /// A read-only view of one workload.
@@ -215,6 +239,8 @@ struct WorkloadStatus {
   std::string message;
   /// Set once the workload has been preempted.
   std::optional<PreemptionReason> preemption_reason;
+  /// Every preemption of and by this workload so far (zero counts when none).
+  PreemptionSummary preemptions;
 };
 
 /// Usage of one (flavor, resource) in a ClusterQueue.
@@ -270,16 +296,6 @@ inline const char* AssignmentModeName(AssignmentMode m) {
   return "NoFit";
 }
 
-inline const char* PreemptionReasonName(PreemptionReason r) {
-  switch (r) {
-    case PreemptionReason::kInClusterQueue: return "InClusterQueue";
-    case PreemptionReason::kInCohortReclamation: return "InCohortReclamation";
-    case PreemptionReason::kInCohortFairSharing: return "InCohortFairSharing";
-    case PreemptionReason::kInCohortReclaimWhileBorrowing: return "InCohortReclaimWhileBorrowing";
-  }
-  return "InClusterQueue";
-}
-
 inline const char* EventKindName(EventKind k) {
   switch (k) {
     case EventKind::kAdmitted: return "Admitted";
@@ -290,6 +306,7 @@ inline const char* EventKindName(EventKind k) {
     case EventKind::kDeactivated: return "Deactivated";
     case EventKind::kActivated: return "Activated";
     case EventKind::kDeleted: return "Deleted";
+    case EventKind::kPreemptionCycle: return "PreemptionCycle";
   }
   return "Unknown";
 }

@@ -39,6 +39,7 @@ class FairPreemption {
     queues_.clear();
     targets_.clear();
     retry_.clear();
+    within_nominal_ = WithinNominalWithPreemptor();
     Collect();
     if (queues_.empty()) return;
     IndexQueues();
@@ -64,6 +65,7 @@ class FairPreemption {
           SimulateRemoval(s_, targets_[i].workload);
         }
       }
+      if (s_.config.anti_thrash.loop_free_fair_sharing && !FairAfterFillBack()) fits = false;
     }
     RemoveUsage(s_, req.cq, req.usage);
     for (const auto& t : targets_) UndoRemoval(s_, t.workload);
@@ -109,7 +111,48 @@ class FairPreemption {
     }
     if (c.admission->admitted_cycle != 0 && c.admission->admitted_cycle == cycle_) return false;
     if (s_.excluded_candidates.contains(id)) return false;
-    return UsesAnyFr(c.admission->usage, req_->frs);
+    if (!UsesAnyFr(c.admission->usage, req_->frs)) return false;
+    // Anti-thrash minimum runtime: the reason this search would give the candidate.
+    return !ProtectedByMinRuntime(s_, id,
+                                  IsOwn(q.cq) ? PreemptionReason::kInClusterQueue
+                                  : within_nominal_ ? PreemptionReason::kInCohortReclamation
+                                                    : PreemptionReason::kInCohortFairSharing);
+  }
+
+  // Whether the preemptor, with W added, borrows on no contested FR (docs/semantics.md §6.5,
+  // FairSharingPreemptWithinNominal): then it reclaims without the share test. For the minimum
+  // runtime only (the reason a cohort candidate would get); RunFirstStrategy decides on its own.
+  bool WithinNominalWithPreemptor() {
+    if (s_.config.anti_thrash.min_runtime.empty()) return false;
+    if (!s_.config.features.fair_sharing_preempt_within_nominal) return false;
+    AddUsage(s_, req_->cq, req_->usage);
+    bool within = true;
+    for (FrId fr : req_->frs)
+      if (s_.tree.Borrows(self_, fr)) within = false;
+    RemoveUsage(s_, req_->cq, req_->usage);
+    return within;
+  }
+
+  // Anti-thrash loop-free fair sharing (qm/model/anti_thrash.h): in the state after fill-back (W
+  // added, the final targets removed), every InCohortFairSharing target must still pass one of the
+  // configured strategies. Fill-back gives back targets of the preemptor's own queue, which raises
+  // its share above what the strategy was checked against (kubernetes-sigs/kueue#14543).
+  bool FairAfterFillBack() {
+    for (const PreemptionTarget& t : targets_) {
+      if (t.reason != PreemptionReason::kInCohortFairSharing) continue;
+      const NodeIndex t_node = s_.cq(s_.wl(t.workload).admission->cluster_queue).node;
+      const Share p_final = NodeShare(s_, AlmostLca(self_, t_node));
+      const NodeIndex t_top = AlmostLca(t_node, self_);
+      const Share t_final = NodeShare(s_, t_top);
+      UndoRemoval(s_, t.workload);
+      const Share t_before = NodeShare(s_, t_top);
+      SimulateRemoval(s_, t.workload);
+      bool passes = false;
+      for (size_t i = 0; i < s_.config.fair_sharing.preemption_strategies.size() && !passes; ++i)
+        passes = Strategy(i, p_final, t_before, t_final);
+      if (!passes) return false;
+    }
+    return true;
   }
 
   // Positions the queue on its next eligible candidate; false when it has none left.
@@ -408,6 +451,7 @@ class FairPreemption {
   absl::flat_hash_set<NodeIndex> pruned_cohorts_;          // lookup only
   std::vector<PreemptionTarget> targets_;
   std::vector<WorkloadId> retry_;
+  bool within_nominal_ = false;  // WithinNominalWithPreemptor(), for the minimum runtime
   uint64_t cycle_ = 0;
 };
 

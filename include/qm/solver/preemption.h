@@ -16,6 +16,7 @@
 
 #include "boost/container/small_vector.hpp"
 #include "fmt/format.h"
+#include "qm/solver/anti_thrash.h"
 #include "qm/solver/candidates.h"
 #include "qm/state/accounting.h"
 #include "qm/state/cluster_state.h"
@@ -223,6 +224,11 @@ class ClassicPreemption {
     return Variant::kWhileBorrowing;
   }
 
+  static PreemptionReason ReasonOf(Variant v) {
+    return v == Variant::kWhileBorrowing ? PreemptionReason::kInCohortReclaimWhileBorrowing
+                                         : PreemptionReason::kInCohortReclamation;
+  }
+
   bool AnyCohortCandidate(bool hierarchical_only) {
     const auto policy = cq_->spec.preemption.reclaim_within_cohort;
     for (const CohortQueue& q : cohort_queues_) {
@@ -234,7 +240,11 @@ class ClassicPreemption {
           if (policy == ReclaimWithinCohortPolicy::kLowerPriority && set == &cq.admitted &&
               c.priority >= p_->priority)
             break;  // ordered by priority: nothing further qualifies
-          if (Allowed(policy, *p_, c) && Eligible(k.id)) return true;
+          if (!Allowed(policy, *p_, c) || !Eligible(k.id)) continue;
+          if (set == &cq.admitted && !s_.config.anti_thrash.min_runtime.empty() &&
+              ProtectedByMinRuntime(s_, k.id, ReasonOf(Classify(c, q.adv))))
+            continue;
+          return true;
         }
       }
     }
@@ -302,6 +312,7 @@ class ClassicPreemption {
           }
           if (!Eligible(key.id)) continue;
           reason = PreemptionReason::kInClusterQueue;
+          if (!evicted && ProtectedByMinRuntime(s_, key.id, reason)) continue;
         } else {
           if (!Allowed(reclaim, *p_, c)) {
             if (!evicted && reclaim == ReclaimWithinCohortPolicy::kLowerPriority) stream_.DropLastQueue();
@@ -311,8 +322,8 @@ class ClassicPreemption {
           const CohortQueue& q = cohort_queues_[from];
           const Variant v = Classify(c, q.adv);
           if (!StillValid(q, v, allow_borrowing)) continue;
-          reason = v == Variant::kWhileBorrowing ? PreemptionReason::kInCohortReclaimWhileBorrowing
-                                                 : PreemptionReason::kInCohortReclamation;
+          reason = ReasonOf(v);
+          if (!evicted && ProtectedByMinRuntime(s_, key.id, reason)) continue;
         }
         SimulateRemoval(s_, key.id);
         taken_.push_back({key.id, reason});

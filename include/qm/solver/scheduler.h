@@ -31,6 +31,7 @@
 #include "fmt/format.h"
 #include "qm/model/decisions.h"
 #include "qm/queue/pending_queue.h"
+#include "qm/solver/anti_thrash.h"
 #include "qm/solver/assignment.h"
 #include "qm/solver/fair_sharing.h"
 #include "qm/solver/flavor_assigner.h"
@@ -87,6 +88,7 @@ class Scheduler {
     result_.status = absl::OkStatus();
     result_.cycle = s_.cycle;
     preemptor_.SetCycle(s_.cycle);
+    if (!s_.thrash.timers.empty()) ExpireTimers(s_);
     CollectHeads();
     for (Entry& e : entries_) Nominate(e);
     victims_.clear();
@@ -230,6 +232,22 @@ class Scheduler {
     if (w.scan && ScanOutdated(*w.scan, w, cq, s_.cycle)) w.scan.reset();
     Compute(e, w.scan.get(), /*record_attempts=*/false);
     RecordScan(e);
+    if (e.assignment.borrow > 0) HoldBackBorrower(e);
+  }
+
+  // The anti-thrash borrow back-off (qm/solver/anti_thrash.h): a workload reclaimed recently is
+  // admitted only within nominal quota until its back-off ends; a timer flushes it back then.
+  void HoldBackBorrower(Entry& e) {
+    WorkloadRecord& w = s_.wl(e.wl);
+    const std::optional<Time> until = BorrowBackoffUntil(s_, w);
+    if (!until) return;
+    e.inadmissible = true;
+    e.requeue = RequeueReason::kBorrowBackoff;
+    e.targets.clear();
+    SetPending(e.wl, kBorrowBackoffReason,
+               fmt::format("the workload would borrow, and it was preempted {} time(s) by the cohort; borrow "
+                           "back-off: it may borrow again in {}s",
+                           w.extras->preemptions->cohort_preemptions(), (*until - s_.Now()).us / 1000000));
   }
 
   // The state-free part of a nomination: assignment, preemption targets, partial admission.
@@ -585,6 +603,7 @@ class Scheduler {
       ev.preemption_reason = t.reason;
       ev.preemptor = s_.Handle(e.wl);
       ev.message = v.message;
+      RecordPreemption(s_, t.workload, e.wl, e.cq, t.reason, result_.events);
     }
   }
 
@@ -613,6 +632,7 @@ class Scheduler {
     w.admission = std::move(a);
     w.scan.reset();
     AccountAdmission(s_, e.wl);
+    ScheduleProtectionEnds(s_, e.wl);
     w.reason = reason::kQuotaReserved;
     w.message.clear();  // formatted on demand (AdmittedMessage): admissions allocate no string
     e.admitted = true;
@@ -632,6 +652,8 @@ class Scheduler {
     bool to_heap;
     if (strict) {
       to_heap = e.requeue != RequeueReason::kNamespaceMismatch;
+    } else if (e.requeue == RequeueReason::kBorrowBackoff) {
+      to_heap = false;
     } else {
       to_heap = e.requeue == RequeueReason::kFailedAfterNomination ||
                 e.requeue == RequeueReason::kPendingPreemption ||

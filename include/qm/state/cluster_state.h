@@ -29,6 +29,7 @@
 #include "qm/state/catalog.h"
 #include "qm/state/quota_tree.h"
 #include "qm/state/record_store.h"
+#include "qm/state/thrash_state.h"
 #include "qm/state/workload_record.h"
 
 namespace qm {
@@ -217,6 +218,8 @@ class ClusterState {
   /// Workloads a cycle has set aside (victims removed while recomputing an overlapping
   /// assignment, docs/semantics.md §4.7): not preemption candidates while listed. Lookup only.
   absl::flat_hash_set<WorkloadId> excluded_candidates;
+  /// Timers and cycle-detector memory of the anti-thrash policies (qm/solver/anti_thrash.h).
+  ThrashState thrash;
 
   /// A new, empty admission record in this engine's pool.
   AdmissionPtr NewAdmission() { return AdmissionPtr(new (admission_pool.Allocate()) AdmissionRecord()); }

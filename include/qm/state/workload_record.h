@@ -25,6 +25,7 @@
 #include "qm/model/selectors.h"
 #include "qm/model/workload.h"
 #include "qm/state/block_pool.h"
+#include "qm/state/preemption_history.h"
 #include "qm/state/quota_tree.h"
 
 namespace qm {
@@ -90,6 +91,8 @@ struct WorkloadExtras {
   /// Kueue's `Preempted` condition message of the latest preemption (kept after the status
   /// message moves on, for `Engine::Explain`).
   std::string preemption_message;
+  /// Set once the workload was preempted or had another one preempted.
+  std::unique_ptr<PreemptionHistory> preemptions;
 };
 
 /// Where the flavor scan of a workload stopped (docs/semantics.md §4.3.8).
@@ -131,6 +134,9 @@ enum class RequeueReason : uint8_t {
   kPreemptionNoCandidates,
   kPendingPreemption,
   kFailedAfterNomination,
+  /// Held back by the anti-thrash borrow back-off (qm/solver/anti_thrash.h): parked alone, never
+  /// with its equivalence class, until the back-off's timer flushes it.
+  kBorrowBackoff,
 };
 
 /// One workload.

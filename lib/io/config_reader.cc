@@ -1,0 +1,131 @@
+#include "io/config_reader.h"
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "fmt/format.h"
+#include "qm/io/time_text.h"
+#include "qm/model/config_validation.h"
+
+namespace qm::internal {
+namespace {
+
+constexpr std::pair<std::string_view, FairSharingStrategy> kStrategies[] = {
+    {"LessThanOrEqualToFinalShare", FairSharingStrategy::kLessThanOrEqualToFinalShare},
+    {"LessThanInitialShare", FairSharingStrategy::kLessThanInitialShare}};
+
+constexpr std::pair<std::string_view, PreemptionReason> kReasons[] = {
+    {"InClusterQueue", PreemptionReason::kInClusterQueue},
+    {"InCohortReclamation", PreemptionReason::kInCohortReclamation},
+    {"InCohortFairSharing", PreemptionReason::kInCohortFairSharing},
+    {"InCohortReclaimWhileBorrowing", PreemptionReason::kInCohortReclaimWhileBorrowing}};
+
+// A Go duration; `fallback` when absent; an error naming the field when malformed or negative.
+Duration ReadDuration(const Cursor& c, Duration fallback) {
+  const std::optional<std::string> text = c.OptString();
+  if (!text.has_value()) return fallback;
+  absl::StatusOr<Duration> d = ParseGoDuration(*text);
+  if (!d.ok()) {
+    c.Fail(std::string(d.status().message()));
+    return fallback;
+  }
+  if (d->us < 0) {
+    c.Fail(fmt::format("\"{}\" must not be negative", *text));
+    return fallback;
+  }
+  return *d;
+}
+
+}  // namespace
+
+void ReadFairSharing(const Cursor& c, FairSharingConfig* out) {
+  if (!c.ExpectMap()) return;
+  c.CheckKeys({"enable", "preemptionStrategies"});
+  out->enabled = c["enable"].OptBool().value_or(false);
+  std::vector<FairSharingStrategy> list;
+  for (const Cursor& item : c["preemptionStrategies"].Items()) {
+    if (std::optional<FairSharingStrategy> st = item.OptEnum<FairSharingStrategy>(kStrategies)) list.push_back(*st);
+  }
+  if (!list.empty()) out->preemption_strategies = std::move(list);
+}
+
+void ReadFeatureGates(const Cursor& c, FeatureGates* out) {
+  for (const auto& [gate, value] : c.Fields()) {
+    const std::optional<bool> on = value.OptBool();
+    if (!on.has_value()) {
+      if (c.ctx().ok()) value.Fail("expected true or false");
+      return;
+    }
+    if (absl::Status st = out->Set(gate, *on); !st.ok()) {
+      value.Fail(std::string(st.message()));
+      return;
+    }
+  }
+}
+
+void ReadAntiThrash(const Cursor& c, AntiThrashConfig* out) {
+  if (!c.ExpectMap()) return;
+  c.CheckKeys({"minRuntime", "loopFreeFairSharing", "borrowBackoff", "cycleDetection"});
+  for (const Cursor& item : c["minRuntime"].Items()) {
+    if (!item.is_map()) {
+      item.Fail(fmt::format("expected a map {{duration, reasons, priorityClasses, clusterQueues}}, got {}",
+                            item.TypeName()));
+      return;
+    }
+    item.CheckKeys({"duration", "reasons", "priorityClasses", "clusterQueues"});
+    MinRuntimeRule rule;
+    if (!item["duration"].present()) {
+      item["duration"].Fail("is required");
+      return;
+    }
+    rule.duration = ReadDuration(item["duration"], Duration{});
+    for (const Cursor& r : item["reasons"].Items()) {
+      if (std::optional<PreemptionReason> reason = r.OptEnum<PreemptionReason>(kReasons)) rule.reasons.push_back(*reason);
+    }
+    rule.priority_classes = item["priorityClasses"].Strings();
+    rule.cluster_queues = item["clusterQueues"].Strings();
+    out->min_runtime.push_back(std::move(rule));
+  }
+  out->loop_free_fair_sharing = c["loopFreeFairSharing"].OptBool().value_or(false);
+  if (const Cursor b = c["borrowBackoff"]; b.ExpectMap()) {
+    b.CheckKeys({"base", "max"});
+    out->borrow_backoff.base = ReadDuration(b["base"], Duration{});
+    out->borrow_backoff.max = ReadDuration(b["max"], Duration{});
+  }
+  if (const Cursor d = c["cycleDetection"]; d.ExpectMap()) {
+    d.CheckKeys({"enable", "window"});
+    out->cycle_detection.enabled = d["enable"].OptBool().value_or(false);
+    out->cycle_detection.window = ReadDuration(d["window"], out->cycle_detection.window);
+  }
+}
+
+void CheckEngineConfig(const Cursor& c, const EngineConfig& config, std::string_view prefix) {
+  if (!c.ctx().ok()) return;
+  const std::optional<ConfigFieldError> e = FindConfigError(config);
+  if (!e.has_value()) return;
+  // Walk down the keys of the field ("antiThrash.minRuntime[1].duration") as far as the file has
+  // them, so the error points at the offending line.
+  Cursor at = c;
+  size_t begin = 0;
+  while (begin <= e->field.size()) {
+    size_t end = e->field.find('.', begin);
+    if (end == std::string::npos) end = e->field.size();
+    std::string_view part = std::string_view(e->field).substr(begin, end - begin);
+    const size_t bracket = part.find('[');
+    Cursor next = at[part.substr(0, bracket)];
+    if (next.present() && bracket != std::string_view::npos) {
+      const size_t index = static_cast<size_t>(std::stoul(std::string(part.substr(bracket + 1))));
+      const std::vector<Cursor> items = next.Items();
+      if (index >= items.size()) break;
+      next = items[index];
+    }
+    if (!next.present()) break;
+    at = next;
+    begin = end + 1;
+  }
+  c.ctx().Fail(at.line(), fmt::format("{}{}", prefix, e->field), e->message);
+}
+
+}  // namespace qm::internal
