@@ -31,9 +31,9 @@ namespace {
 // docs/snapshot-format.md about it (and bump kFormatVersion if old snapshots can no longer be
 // read), then update the size here. Checked on the platform the project is developed on only.
 #if defined(__x86_64__) && defined(__GLIBCXX__) && !defined(_GLIBCXX_DEBUG) && !defined(_LIBCPP_VERSION)
-static_assert(sizeof(EngineConfig) == 224, "EngineConfig changed: update lib/adapter/snapshot.cc");
+static_assert(sizeof(EngineConfig) == 256, "EngineConfig changed: update lib/adapter/snapshot.cc");
 // 1416 since workloads live in a RecordStore (chunks, not one array): same records saved.
-static_assert(sizeof(ClusterState) == 1552, "ClusterState changed: update lib/adapter/snapshot.cc");
+static_assert(sizeof(ClusterState) == 1584, "ClusterState changed: update lib/adapter/snapshot.cc");
 // 680 since the pending queues are grouped by equivalence class: the grouping is derived from the
 // records on restore, nothing new is saved.
 static_assert(sizeof(ClusterQueueState) == 680, "ClusterQueueState changed: update lib/adapter/snapshot.cc");

@@ -67,7 +67,8 @@ void ReadFeatureGates(const Cursor& c, FeatureGates* out) {
 
 void ReadAntiThrash(const Cursor& c, AntiThrashConfig* out) {
   if (!c.ExpectMap()) return;
-  c.CheckKeys({"minRuntime", "loopFreeFairSharing", "borrowBackoff", "cycleDetection"});
+  c.CheckKeys({"minRuntime", "loopFreeFairSharing", "borrowBackoff", "requeueBackoff", "preemptionBackoff",
+               "cycleDetection"});
   for (const Cursor& item : c["minRuntime"].Items()) {
     if (!item.is_map()) {
       item.Fail(fmt::format("expected a map {{duration, reasons, priorityClasses, clusterQueues}}, got {}",
@@ -89,10 +90,14 @@ void ReadAntiThrash(const Cursor& c, AntiThrashConfig* out) {
     out->min_runtime.push_back(std::move(rule));
   }
   out->loop_free_fair_sharing = c["loopFreeFairSharing"].OptBool().value_or(false);
-  if (const Cursor b = c["borrowBackoff"]; b.ExpectMap()) {
-    b.CheckKeys({"base", "max"});
-    out->borrow_backoff.base = ReadDuration(b["base"], Duration{});
-    out->borrow_backoff.max = ReadDuration(b["max"], Duration{});
+  for (const auto& [key, backoff] : {std::pair<const char*, BackoffConfig*>{"borrowBackoff", &out->borrow_backoff},
+                                      {"requeueBackoff", &out->requeue_backoff},
+                                      {"preemptionBackoff", &out->preemption_backoff}}) {
+    if (const Cursor b = c[key]; b.ExpectMap()) {
+      b.CheckKeys({"base", "max"});
+      backoff->base = ReadDuration(b["base"], Duration{});
+      backoff->max = ReadDuration(b["max"], Duration{});
+    }
   }
   if (const Cursor d = c["cycleDetection"]; d.ExpectMap()) {
     d.CheckKeys({"enable", "window"});

@@ -17,7 +17,8 @@ void ReadFairSharing(const Cursor& c, FairSharingConfig* out);
 /// A map of Kueue feature-gate names to true/false.
 void ReadFeatureGates(const Cursor& c, FeatureGates* out);
 /// `antiThrash: {minRuntime: [{duration, reasons, priorityClasses, clusterQueues}],
-/// loopFreeFairSharing, borrowBackoff: {base, max}, cycleDetection: {enable, window}}`; durations
+/// loopFreeFairSharing, borrowBackoff: {base, max}, requeueBackoff: {base, max},
+/// preemptionBackoff: {base, max}, cycleDetection: {enable, window}}`; durations
 /// are Go durations ("90s", "2h30m").
 void ReadAntiThrash(const Cursor& c, AntiThrashConfig* out);
 /// Reports the first invalid field of `config` (qm/model/config_validation.h) at the key it names

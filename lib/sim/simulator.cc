@@ -530,6 +530,11 @@ class Simulation {
       if (!node_events_.empty() && (work_left || (!waiting_.empty() && nodes_down_ > 0))) {
         t = std::min(t, node_events_.Top().time.us);
       }
+      // An anti-thrash timer (a minimum runtime or a borrow back-off running out) may let a parked
+      // job in: an instant of its own, while there is anything left to admit.
+      if (const std::optional<Time> timer = engine_.NextTimedChange(); timer && (work_left || HasPending())) {
+        t = std::min(t, std::max(timer->us - kEpoch.us, now_ + 1));
+      }
       if (t == std::numeric_limits<int64_t>::max()) break;
       if (t > horizon) {
         Advance(horizon);
@@ -558,6 +563,12 @@ class Simulation {
       PlaceWaiting();
     }
     return absl::OkStatus();
+  }
+
+  bool HasPending() const {
+    for (const QueueInfo& q : queues_)
+      if (q.pending > 0) return true;
+    return false;
   }
 
   // Moves the clock to `t`, integrating everything held since the previous instant.

@@ -29,14 +29,29 @@ struct MinRuntimeRule {
   std::vector<std::string> cluster_queues;
 };
 
-/// Back-off before a reclaimed workload borrows again: after its n-th preemption for a cohort
-/// reason (InCohortReclamation, InCohortReclaimWhileBorrowing, InCohortFairSharing), a workload
-/// is admitted only within its ClusterQueue's nominal quota for min(max, base × 2^(n−1)) from the
-/// preemption. `base` 0 = off; `max` 0 = no growth (every back-off is `base`).
-struct BorrowBackoffConfig {
+/// An exponential back-off: the n-th wait is min(max, base × 2^(n−1)). `base` 0 = off; `max` 0 =
+/// no growth (every wait is `base`).
+struct BackoffConfig {
   Duration base;
   Duration max;
 };
+
+/// Back-off before a reclaimed workload borrows again: after its n-th preemption for a cohort
+/// reason (InCohortReclamation, InCohortReclaimWhileBorrowing, InCohortFairSharing), a workload
+/// is admitted only within its ClusterQueue's nominal quota for the n-th wait from the preemption.
+using BorrowBackoffConfig = BackoffConfig;
+
+/// Back-off before a preempted workload is admitted again: after its n-th preemption (any reason),
+/// it waits the n-th wait from the preemption before it may be admitted at all. Kueue has such a
+/// back-off only for evictions by waitForPodsReady (`requeuingStrategy`); this one applies to
+/// preemptions, and bounds how often one workload can be readmitted into room that is taken back.
+using RequeueBackoffConfig = BackoffConfig;
+
+/// Back-off before a preemptor preempts again: a workload that had others preempted and was not
+/// admitted since waits before it issues new preemptions: after its n-th such round, the n-th wait
+/// from that round. Admission resets the count. This bounds preemptions that free room the
+/// preemptor then cannot use (its victims are readmitted instead, again and again).
+using PreemptionBackoffConfig = BackoffConfig;
 
 /// Reporting preemption cycles as `EventKind::kPreemptionCycle` events: a workload preempted by one
 /// it preempted before, or ClusterQueues that preempted each other in a ring within `window`.
@@ -53,11 +68,14 @@ struct AntiThrashConfig {
   /// kubernetes-sigs/kueue#14543); otherwise the preemptor gets no targets.
   bool loop_free_fair_sharing = false;
   BorrowBackoffConfig borrow_backoff;
+  RequeueBackoffConfig requeue_backoff;
+  PreemptionBackoffConfig preemption_backoff;
   CycleDetectionConfig cycle_detection;
 
   /// Whether any policy that can change a decision is on.
   bool ChangesDecisions() const {
-    return !min_runtime.empty() || loop_free_fair_sharing || borrow_backoff.base.us > 0;
+    return !min_runtime.empty() || loop_free_fair_sharing || borrow_backoff.base.us > 0 ||
+           requeue_backoff.base.us > 0 || preemption_backoff.base.us > 0;
   }
 };
 

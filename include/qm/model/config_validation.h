@@ -122,11 +122,15 @@ inline std::optional<ConfigFieldError> CheckAntiThrash(const AntiThrashConfig& a
       }
     }
   }
-  const BorrowBackoffConfig& b = a.borrow_backoff;
-  if (b.base.us < 0) return ConfigFieldError{"antiThrash.borrowBackoff.base", "must be >= 0"};
-  if (b.max.us < 0) return ConfigFieldError{"antiThrash.borrowBackoff.max", "must be >= 0"};
-  if (b.max.us > 0 && b.max < b.base) {
-    return ConfigFieldError{"antiThrash.borrowBackoff.max", "must be >= base (or 0 for a constant back-off)"};
+  for (const auto& [name, b] : {std::pair<const char*, const BackoffConfig*>{"borrowBackoff", &a.borrow_backoff},
+                                 {"requeueBackoff", &a.requeue_backoff},
+                                 {"preemptionBackoff", &a.preemption_backoff}}) {
+    const std::string at = fmt::format("antiThrash.{}", name);
+    if (b->base.us < 0) return ConfigFieldError{at + ".base", "must be >= 0"};
+    if (b->max.us < 0) return ConfigFieldError{at + ".max", "must be >= 0"};
+    if (b->max.us > 0 && b->max < b->base) {
+      return ConfigFieldError{at + ".max", "must be >= base (or 0 for a constant back-off)"};
+    }
   }
   if (a.cycle_detection.window.us <= 0) {
     return ConfigFieldError{"antiThrash.cycleDetection.window", "must be more than 0"};

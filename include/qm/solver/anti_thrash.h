@@ -27,8 +27,8 @@
 
 namespace qm {
 
-/// The condition reason of a workload held back by the borrow back-off (a Quartermaster reason).
-inline constexpr const char* kBorrowBackoffReason = "BorrowBackoff";
+/// The condition reason of a workload held back by an anti-thrash back-off (a Quartermaster reason).
+inline constexpr const char* kBackoffReason = "Backoff";
 /// `Event::reason` of the cycle events.
 inline constexpr const char* kWorkloadCycleReason = "WorkloadPreemptionCycle";
 inline constexpr const char* kQueueCycleReason = "ClusterQueuePreemptionCycle";
@@ -95,12 +95,28 @@ inline std::optional<Time> BorrowBackoffUntil(const ClusterState& s, const Workl
   return until;
 }
 
-/// The back-off after the n-th cohort preemption: min(max, base × 2^(n−1)).
-inline Duration BorrowBackoffAfter(const BorrowBackoffConfig& b, uint32_t n) {
+/// The n-th wait of a back-off: min(max, base × 2^(n−1)).
+inline Duration BackoffAfter(const BackoffConfig& b, uint32_t n) {
   Duration d = b.base;
   const Duration cap = b.max.us > 0 ? b.max : b.base;
   for (uint32_t i = 1; i < n && d < cap; ++i) d.us = d.us > cap.us / 2 ? cap.us : d.us * 2;
   return std::min(d, cap);
+}
+
+/// Until when the requeue back-off keeps `w` from being admitted; nullopt when it may be.
+inline std::optional<Time> RequeueBackoffUntil(const ClusterState& s, const WorkloadRecord& w) {
+  if (s.config.anti_thrash.requeue_backoff.base.us <= 0 || !w.extras || !w.extras->preemptions) return std::nullopt;
+  const Time until = w.extras->preemptions->admit_allowed_at;
+  if (until <= s.Now()) return std::nullopt;
+  return until;
+}
+
+/// Until when the preemption back-off keeps `w` from issuing new preemptions; nullopt when it may.
+inline std::optional<Time> PreemptionBackoffUntil(const ClusterState& s, const WorkloadRecord& w) {
+  if (s.config.anti_thrash.preemption_backoff.base.us <= 0 || !w.extras || !w.extras->preemptions) return std::nullopt;
+  const PreemptionHistory& h = *w.extras->preemptions;
+  if (h.rounds_unadmitted == 0 || h.preempt_allowed_at <= s.Now()) return std::nullopt;
+  return h.preempt_allowed_at;
 }
 
 inline PreemptionHistory& HistoryOf(WorkloadRecord& w) {
@@ -170,8 +186,12 @@ inline void RecordPreemption(ClusterState& s, WorkloadId victim, WorkloadId pree
   h.Add(PreemptionHistory::Entry{now, s.Handle(preemptor), s.WorkloadName(preemptor), preemptor_cq, reason});
   const AntiThrashConfig& cfg = s.config.anti_thrash;
   if (cfg.borrow_backoff.base.us > 0 && reason != PreemptionReason::kInClusterQueue) {
-    h.borrow_allowed_at = now + BorrowBackoffAfter(cfg.borrow_backoff, h.cohort_preemptions());
+    h.borrow_allowed_at = now + BackoffAfter(cfg.borrow_backoff, h.cohort_preemptions());
     AddTimer(s, h.borrow_allowed_at, victim);
+  }
+  if (cfg.requeue_backoff.base.us > 0) {
+    h.admit_allowed_at = now + BackoffAfter(cfg.requeue_backoff, h.preempted);
+    AddTimer(s, h.admit_allowed_at, victim);
   }
   PreemptionHistory& ph = HistoryOf(s.wl(preemptor));
   ++ph.caused;
@@ -220,6 +240,22 @@ inline void RecordPreemption(ClusterState& s, WorkloadId victim, WorkloadId pree
   e.message = fmt::format("ClusterQueues preempted each other in a ring within {}s: {}",
                           cfg.cycle_detection.window.us / 1000000, anti_thrash_internal::QueueRingText(s, ring));
   for (uint32_t q : ring) e.cycle_queues.push_back(ClusterQueueId(q));
+}
+
+/// After a cycle in which `preemptor` had at least one workload newly preempted: one more round
+/// without admission, and with the preemption back-off, the instant it may preempt again.
+inline void RecordPreemptionRound(ClusterState& s, WorkloadId preemptor) {
+  PreemptionHistory& h = HistoryOf(s.wl(preemptor));
+  ++h.rounds_unadmitted;
+  const BackoffConfig& b = s.config.anti_thrash.preemption_backoff;
+  if (b.base.us <= 0) return;
+  h.preempt_allowed_at = s.Now() + BackoffAfter(b, h.rounds_unadmitted);
+  AddTimer(s, h.preempt_allowed_at, preemptor);
+}
+
+/// After an admission: the workload's preemption rounds start over.
+inline void ResetPreemptionRounds(WorkloadRecord& w) {
+  if (w.extras && w.extras->preemptions) w.extras->preemptions->rounds_unadmitted = 0;
 }
 
 /// Flushes the cohort trees of the workloads whose protection or back-off has ended (their timers

@@ -232,7 +232,43 @@ class Scheduler {
     if (w.scan && ScanOutdated(*w.scan, w, cq, s_.cycle)) w.scan.reset();
     Compute(e, w.scan.get(), /*record_attempts=*/false);
     RecordScan(e);
-    if (e.assignment.borrow > 0) HoldBackBorrower(e);
+    HoldBackRequeued(e);
+    if (!e.inadmissible && e.assignment.borrow > 0) HoldBackBorrower(e);
+    if (!e.inadmissible && !e.targets.empty()) HoldBackPreemptor(e);
+  }
+
+  // The anti-thrash preemption back-off (qm/solver/anti_thrash.h): a workload whose earlier
+  // preemptions did not get it admitted issues no new ones until its back-off ends. Waiting for
+  // victims already being evicted is not a new round.
+  void HoldBackPreemptor(Entry& e) {
+    const WorkloadRecord& w = s_.wl(e.wl);
+    const std::optional<Time> until = PreemptionBackoffUntil(s_, w);
+    if (!until) return;
+    bool new_victims = false;
+    for (const PreemptionTarget& t : e.targets) new_victims = new_victims || !s_.wl(t.workload).admission->evicted;
+    if (!new_victims) return;
+    e.inadmissible = true;
+    e.requeue = RequeueReason::kBackoff;
+    e.targets.clear();
+    SetPending(e.wl, reason::kWaitingForQuota,
+               fmt::format("{}; preemption back-off: {} round(s) of preemptions did not get the workload admitted, "
+                           "it may preempt again in {}s",
+                           e.assignment.Message([&](uint32_t i) { return s_.shape(w).pod_sets[i].name; }),
+                           w.extras->preemptions->rounds_unadmitted, (*until - s_.Now()).us / 1000000));
+  }
+
+  // The anti-thrash requeue back-off (qm/solver/anti_thrash.h): a workload preempted recently is
+  // not admitted until its back-off ends; a timer flushes it back then.
+  void HoldBackRequeued(Entry& e) {
+    const WorkloadRecord& w = s_.wl(e.wl);
+    const std::optional<Time> until = RequeueBackoffUntil(s_, w);
+    if (!until) return;
+    e.inadmissible = true;
+    e.requeue = RequeueReason::kBackoff;
+    e.targets.clear();
+    SetPending(e.wl, kBackoffReason,
+               fmt::format("requeue back-off: the workload was preempted {} time(s); it may be admitted again in {}s",
+                           w.extras->preemptions->preempted, (*until - s_.Now()).us / 1000000));
   }
 
   // The anti-thrash borrow back-off (qm/solver/anti_thrash.h): a workload reclaimed recently is
@@ -242,9 +278,9 @@ class Scheduler {
     const std::optional<Time> until = BorrowBackoffUntil(s_, w);
     if (!until) return;
     e.inadmissible = true;
-    e.requeue = RequeueReason::kBorrowBackoff;
+    e.requeue = RequeueReason::kBackoff;
     e.targets.clear();
-    SetPending(e.wl, kBorrowBackoffReason,
+    SetPending(e.wl, kBackoffReason,
                fmt::format("the workload would borrow, and it was preempted {} time(s) by the cohort; borrow "
                            "back-off: it may borrow again in {}s",
                            w.extras->preemptions->cohort_preemptions(), (*until - s_.Now()).us / 1000000));
@@ -585,6 +621,7 @@ class Scheduler {
   // docs/semantics.md §5.11: mark the targets evicted (two-phase: they keep their quota until the host confirms).
   void IssuePreemptions(const Entry& e) {
     const Time now = s_.Now();
+    const int64_t before = result_.preempted;
     for (const auto& t : e.targets) {
       WorkloadRecord& v = s_.wl(t.workload);
       if (v.admission->evicted) continue;  // already being evicted: counted, no new write
@@ -605,6 +642,7 @@ class Scheduler {
       ev.message = v.message;
       RecordPreemption(s_, t.workload, e.wl, e.cq, t.reason, result_.events);
     }
+    if (result_.preempted > before) RecordPreemptionRound(s_, e.wl);
   }
 
   // docs/semantics.md §4.9.
@@ -633,6 +671,7 @@ class Scheduler {
     w.scan.reset();
     AccountAdmission(s_, e.wl);
     ScheduleProtectionEnds(s_, e.wl);
+    ResetPreemptionRounds(w);
     w.reason = reason::kQuotaReserved;
     w.message.clear();  // formatted on demand (AdmittedMessage): admissions allocate no string
     e.admitted = true;
@@ -652,7 +691,7 @@ class Scheduler {
     bool to_heap;
     if (strict) {
       to_heap = e.requeue != RequeueReason::kNamespaceMismatch;
-    } else if (e.requeue == RequeueReason::kBorrowBackoff) {
+    } else if (e.requeue == RequeueReason::kBackoff) {
       to_heap = false;
     } else {
       to_heap = e.requeue == RequeueReason::kFailedAfterNomination ||

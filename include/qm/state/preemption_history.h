@@ -41,6 +41,13 @@ struct PreemptionHistory {
   /// Anti-thrash borrow back-off: the workload may borrow again from this instant (0 = never
   /// reclaimed).
   Time borrow_allowed_at;
+  /// Anti-thrash requeue back-off: the workload may be admitted again from this instant.
+  Time admit_allowed_at;
+  /// Rounds of preemptions it issued (cycles in which it had at least one workload newly
+  /// preempted) since it was last admitted.
+  uint32_t rounds_unadmitted = 0;
+  /// Anti-thrash preemption back-off: it may issue new preemptions again from this instant.
+  Time preempt_allowed_at;
 
   /// Preemptions for a cohort reason (reclamation, reclamation while borrowing, fair sharing).
   uint32_t cohort_preemptions() const {

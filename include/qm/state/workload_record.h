@@ -134,9 +134,9 @@ enum class RequeueReason : uint8_t {
   kPreemptionNoCandidates,
   kPendingPreemption,
   kFailedAfterNomination,
-  /// Held back by the anti-thrash borrow back-off (qm/solver/anti_thrash.h): parked alone, never
-  /// with its equivalence class, until the back-off's timer flushes it.
-  kBorrowBackoff,
+  /// Held back by an anti-thrash back-off (borrow or preemption, qm/solver/anti_thrash.h): parked
+  /// alone, never with its equivalence class, until the back-off's timer flushes it.
+  kBackoff,
 };
 
 /// One workload.
