@@ -313,6 +313,14 @@ TEST_CASE("fault files: list and random failures, errors with file and line", "[
   CHECK(plan->failures[1].repair == Duration{});
   CHECK(plan->mtbf == Duration::Seconds(720 * 3600));
   CHECK(plan->seed == 7);
+  // The trace's time syntax too: days, plain seconds, fractions of a unit.
+  absl::StatusOr<FaultPlan> days = ReadFaultString(
+      "failures:\n- {node: n1, at: 1d12h, repair: 90}\nrandom: {mtbf: 2d, repair: 2.5h}\n", "faults.yaml");
+  REQUIRE(days.ok());
+  CHECK(days->failures[0].at == Duration::Seconds(36 * 3600));
+  CHECK(days->failures[0].repair == Duration::Seconds(90));
+  CHECK(days->mtbf == Duration::Seconds(48 * 3600));
+  CHECK(days->repair_time == Duration::Seconds(9000));
   auto error = [](const char* yaml) {
     absl::StatusOr<FaultPlan> p = ReadFaultString(yaml, "faults.yaml");
     REQUIRE(!p.ok());
@@ -320,7 +328,7 @@ TEST_CASE("fault files: list and random failures, errors with file and line", "[
   };
   CHECK(error("failures:\n- {node: n1, at: -5s}\n") == "faults.yaml:2: failures[0].at: \"-5s\" must be >= 0");
   CHECK(error("failures:\n- {node: n1, at: soon}\n") ==
-        "faults.yaml:2: failures[0].at: \"soon\" is not a duration (e.g. 90s, 30m, 2h45m)");
+        "faults.yaml:2: failures[0].at: \"soon\" is not a duration (e.g. 90s, 30m, 2h45m, 1d12h, 2.5h)");
   CHECK_THAT(error("failures:\n- {node: n1, at: 1s, when: 2s}\n"),
              Catch::StartsWith("faults.yaml:2: failures[0].when: unknown field"));
   CHECK(error("random: {mtbf: 0s, repair: 1h}\n") == "faults.yaml:1: random.mtbf: \"0s\" must be > 0");

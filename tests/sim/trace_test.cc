@@ -121,6 +121,36 @@ TEST_CASE("ParseTraceTime: seconds or units, exact to the microsecond", "[sim][t
   }
 }
 
+TEST_CASE("simulate options: ParseDurationText reads the trace's time syntax or a Go duration", "[sim][trace]") {
+  // Setup: forms of either syntax, one of both, and text neither reads. Expect: the exact value, or
+  // the trace syntax's message.
+  const std::pair<const char*, int64_t> cases[] = {
+      {"2d", 2 * 86'400'000'000LL},         // days: trace syntax only
+      {"1d12h", 36 * 3'600'000'000LL},      // trace syntax only
+      {"90", 90'000'000},                   // plain seconds: trace syntax only
+      {"2.5h", 9'000'000'000},              // both
+      {"720h", 720 * 3'600'000'000LL},      // both
+      {"1h1h", 2 * 3'600'000'000LL},        // Go only (repeated unit)
+      {"30m1h", 5'400'000'000},             // Go only (units in any order)
+      {"1.5us", -1},                        // finer than a microsecond in both: an error
+      {"-5s", -5'000'000},                  // Go only; the caller checks the sign
+  };
+  for (const auto& [text, us] : cases) {
+    INFO(text);
+    absl::StatusOr<Duration> d = ParseDurationText(text);
+    if (us == -1) {
+      CHECK_FALSE(d.ok());
+      continue;
+    }
+    REQUIRE(d.ok());
+    CHECK(d->us == us);
+  }
+  absl::StatusOr<Duration> bad = ParseDurationText("soon");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.status().message() ==
+        "\"soon\" is not a time (seconds, or numbers with units d, h, m, s, ms, e.g. 90, 1.5s, 1h30m)");
+}
+
 TEST_CASE("ReadTraceFile: the shipped sample", "[sim][trace]") {
   // Setup: tests/sim/data/sample.csv (comments, a blank line, quotes, spaces, min_count, a team).
   // Expect: four jobs sorted by submit time, every field as written.

@@ -120,6 +120,11 @@ inline constexpr size_t kMaxTraceValueSize = 4096;       ///< bytes per CSV valu
 /// Exact to the microsecond (no floating point); a finer amount, a negative value or one above
 /// `kMaxTraceTime` is an InvalidArgument error whose message starts with the quoted text.
 absl::StatusOr<Duration> ParseTraceTime(std::string_view text);
+/// A duration as the simulator's options and fault files take it: the trace's time syntax above
+/// (`90`, `2.5h`, `1d12h`) or a Go duration (`720h`, `1h30m`, `500ms`), whichever reads the text
+/// (the two agree wherever both do). A Go duration may be negative: callers check the sign. The
+/// error is `ParseTraceTime`'s.
+absl::StatusOr<Duration> ParseDurationText(std::string_view text);
 /// The canonical text of a time ≥ 0: seconds with the fraction only as long as needed (`90`,
 /// `1.5`, `0.000001`); `ParseTraceTime` reads it back exactly.
 std::string FormatTraceTime(Duration d);
