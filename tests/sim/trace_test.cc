@@ -217,7 +217,7 @@ TEST_CASE("ReadTraceString: every error names file, line and column", "[sim][tra
       {"# only a comment\n\n", "t.csv:1: header: missing: the first line must name the columns, e.g. submit,namespace,pod_sets,duration"},
       {"submit,namespace,pod_sets,duration,gpus\n",
        "t.csv:1: \"gpus\": unknown column (known: submit, namespace, team, queue, priority_class, priority, pod_sets, "
-       "min_count, duration, name)"},
+       "min_count, duration, name, checkpoint_interval)"},
       {"submit,namespace,pod_sets,duration,submit\n", "t.csv:1: submit: duplicate column"},
       {"submit,namespace,pod_sets\n", "t.csv:1: duration: missing column"},
       {"namespace,pod_sets,duration\n", "t.csv:1: submit: missing column"},
@@ -372,6 +372,50 @@ TEST_CASE("WriteTrace: canonical text that reads back equal", "[sim][trace]") {
     j.queue = t.Intern("say \"hi\"");
     t.jobs.push_back(j);
     CHECK(WriteTrace(t) == std::string(kHeader) + "0,\"a,b\",,\"say \"\"hi\"\"\",,,,,1,\n");
+  }
+}
+
+TEST_CASE("simulate trace: checkpoint_interval, an optional per-job column, read, written and read back", "[sim][trace]") {
+  SECTION("empty: the simulator's default; 0: none; else the interval, in the time syntax") {
+    // Setup: three rows (empty, 0, 1h30m) written out of submit order. Expect: values by row, looked
+    // up through the job; the column written last and only because a row gives a value.
+    const std::string csv =
+        "submit,namespace,pod_sets,duration,checkpoint_interval\n"
+        "20,a,1x{cpu=1},10h,\n"
+        "10,a,1x{cpu=1},10h,0\n"
+        "0,a,1x{cpu=1},10h,1h30m\n";
+    absl::StatusOr<Trace> t = ReadTraceString(csv, "t.csv");
+    REQUIRE(t.ok());
+    REQUIRE(t->checkpoint_intervals.size() == 3);
+    const Duration fallback = Duration::Seconds(600);
+    REQUIRE(t->jobs[0].row == 3);
+    CHECK(t->CheckpointIntervalOf(t->jobs[0], fallback) == Duration::Seconds(5400));
+    CHECK(t->CheckpointIntervalOf(t->jobs[1], fallback) == Duration{});
+    CHECK(t->CheckpointIntervalOf(t->jobs[2], fallback) == fallback);
+    const std::string text = WriteTrace(*t);
+    CHECK(text ==
+          "submit,namespace,team,queue,priority_class,priority,pod_sets,min_count,duration,name,checkpoint_interval\n"
+          "0,a,,,,,1x{cpu=1},,36000,job-3,5400\n"
+          "10,a,,,,,1x{cpu=1},,36000,,0\n"
+          "20,a,,,,,1x{cpu=1},,36000,job-1,\n");
+    absl::StatusOr<Trace> again = ReadTraceString(text, "again.csv");
+    REQUIRE(again.ok());
+    CHECK(WriteTrace(*again) == text);
+    CHECK(again->CheckpointIntervalOf(again->jobs[0], fallback) == Duration::Seconds(5400));
+    CHECK(again->CheckpointIntervalOf(again->jobs[2], fallback) == fallback);
+  }
+  SECTION("a column no row fills is dropped: no memory, and the trace writes without it") {
+    absl::StatusOr<Trace> t = ReadTraceString("submit,namespace,pod_sets,duration,checkpoint_interval\n0,a,1x{cpu=1},1,\n", "t.csv");
+    REQUIRE(t.ok());
+    CHECK(t->checkpoint_intervals.empty());
+    CHECK(WriteTrace(*t) == std::string(kHeader) + "0,a,,,,,1x{cpu=1},,1,\n");
+  }
+  SECTION("errors name the column") {
+    CHECK(ErrorOf("submit,namespace,pod_sets,duration,checkpoint_interval\n0,a,1x{cpu=1},1,-1h\n") ==
+          "t.csv:2: checkpoint_interval: \"-1h\" must not be negative");
+    CHECK(ErrorOf("submit,namespace,pod_sets,duration,checkpoint_interval\n0,a,1x{cpu=1},1,often\n") ==
+          "t.csv:2: checkpoint_interval: \"often\" is not a time (seconds, or numbers with units d, h, m, s, ms, "
+          "e.g. 90, 1.5s, 1h30m)");
   }
 }
 
