@@ -6,12 +6,13 @@
 // their run time. Metrics are accumulated as the run goes: exact integrals of held quota, placed
 // pods and pending jobs between event instants, and per-job waits sorted once at the end.
 //
-// The no-progress detector (docs/simulate.md §No progress) keeps, in O(1) amortised per event: the
+// The no-progress detector (docs/simulate.md §No progress) keeps, in O(1) amortised per event (a
+// heap push of O(log running) per attempt of a job that checkpoints within a window aside): the
 // last progress instant (a completion, a checkpoint, the end of an attempt that ran a whole
-// window), the last preemption or eviction, the running jobs in start order (an intrusive list:
-// starts only happen at the current instant, so the oldest is its head), a heap of the first
-// checkpoint of running jobs that checkpoint within a window, and the preemptions of the last
-// window for the diagnosis.
+// window), the earlier of the two interruptions of the latest job preempted or evicted again, the
+// running jobs in start order (an intrusive list: starts only happen at the current instant, so
+// the oldest is its head), a heap of the first checkpoint of running jobs that checkpoint within a
+// window, and the preemptions of the last window for the diagnosis.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>

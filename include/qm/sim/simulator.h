@@ -21,7 +21,8 @@
 // A run therefore always ends.
 //
 // Cost: O(jobs × (cycle cost per admission + placement)) with placement O(nodes of the flavor)
-// per pod set, and O(1) amortised per event for the detector; memory O(jobs) for per-job records
+// per pod set, and O(1) amortised per event for the detector (O(log running) per attempt of a
+// job that checkpoints within a window); memory O(jobs) for per-job records
 // (about 130 B each) plus the engine's, and the preemptions of the last stall window.
 #ifndef QM_SIM_SIMULATOR_H_
 #define QM_SIM_SIMULATOR_H_
