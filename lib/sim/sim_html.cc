@@ -310,17 +310,23 @@ std::string PreemptionTimeline(const SimulationResult& r, const std::string& id)
 std::string PairChart(const SimulationResult& r, const std::string& id) {
   const TimeSeries& s = r.series;
   if (s.pair_preemptions.empty()) return "";
+  // Queues by their team where they have one, as in the other charts: the legend cuts long names,
+  // and "hyperpod-ns-training-cl…" would hide which team is which.
+  const std::map<std::string, std::string> team_of = TeamOfQueue(r);
+  auto name = [&](const std::string& queue) {
+    if (queue.empty()) return std::string("(outside the trace)");
+    const auto it = team_of.find(queue);
+    return it == team_of.end() ? queue : it->second;
+  };
   std::vector<ChartSeries> pairs;
   for (const TimeSeries::PairSeries& p : s.pair_preemptions) {
     std::vector<double> values(s.start_s.size(), 0.0);
     for (size_t b = 0; b < values.size() && b < p.counts.size(); ++b) values[b] = static_cast<double>(p.counts[b]);
-    pairs.push_back({fmt::format("{} \u2192 {}", p.preemptor_queue.empty() ? "(outside the trace)" : p.preemptor_queue,
-                                 p.cluster_queue),
-                     "", std::move(values)});
+    pairs.push_back({fmt::format("{} \u2192 {}", name(p.preemptor_queue), name(p.cluster_queue)), "", std::move(values)});
   }
   internal::StepChart chart{
       .id = id + "-pair-preemptions",
-      .title = "Preemptions per bucket by preemptor \u2192 victim ClusterQueue (stacked)",
+      .title = "Preemptions per bucket by preemptor \u2192 victim ClusterQueue or team (stacked)",
       .y_label = "preemptions per bucket", .start_s = s.start_s, .bucket_seconds = s.bucket_seconds,
       .series = TopSeries(std::move(pairs), s.start_s.size(), /*other=*/true),
       .stacked = true, .reference = {}, .y_at_least = 1};
