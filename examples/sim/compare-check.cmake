@@ -77,6 +77,15 @@ foreach(run ${LEND} ${DONT} ${FAIR_OFF} ${IDLE})
   run_value(never${run} ${run} never_admitted)
   gpu_hours(borrowed${run} ${run} borrowed)
   gpu_hours(lost${run} ${run} goodput_lost)
+  run_value(ppcj${run} ${run} preemptions_per_completed_job)
+  # The simulator's verdict: every run ends by itself, none stopped as a livelock.
+  run_value(livelock ${run} livelock detected)
+  expect(NOT livelock)
+  # Honest counts: completed <= started <= admitted.
+  run_value(admitted ${run} admitted)
+  run_value(started ${run} started)
+  run_value(completed ${run} completed)
+  expect(completed LESS_EQUAL started AND started LESS_EQUAL admitted)
 endforeach()
 # DontLend: nothing is borrowed, research waits far longer, more jobs can never run (a job larger
 # than its team's allocation), and priority preemption within the team costs the most GPU-hours.
@@ -93,4 +102,11 @@ expect(borrowed${IDLE} GREATER borrowed${LEND})
 expect(p${IDLE} LESS p${LEND})
 expect(p${IDLE} LESS p${FAIR_OFF})
 expect(lost${IDLE} LESS lost${FAIR_OFF})
+# Preemptions per completed job: idle sharing 0.013 < lend-and-borrow 0.105 < dont-lend 0.265.
+expect(ppcj${IDLE} LESS ppcj${LEND})
+expect(ppcj${LEND} LESS ppcj${DONT})
+# Counting the jobs never admitted (censored at the end) can only lengthen research's p99 wait.
+find_entry(i ${LEND} groups cluster_queue hyperpod-ns-research-clusterqueue priority_class "")
+string(JSON research_all_p99 GET "${json}" runs ${LEND} groups ${i} wait_all p99_s)
+expect(research_all_p99 GREATER research_lend)
 message(STATUS "preemptions: lend-and-borrow ${p0}, dont-lend ${p1}, fair-share-off ${p2}, idle-sharing ${p3}")

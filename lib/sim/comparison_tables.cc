@@ -74,13 +74,19 @@ Table RunMeasures(std::span<const SimulationResult> runs) {
     const SimulationResult& r = runs[i];
     t.Set(i, {"jobs submitted"}, Count(r.jobs));
     t.Set(i, {"admissions"}, Count(r.admissions));
+    t.Set(i, {"jobs admitted (at least once)"}, Count(r.admitted));
+    t.Set(i, {"jobs started (placed at least once)"}, Count(r.started));
     t.Set(i, {"jobs completed"}, Count(r.completed));
     t.Set(i, {"jobs never admitted"}, Count(r.never_admitted));
     t.Set(i, {"preemptions"}, Count(r.preemptions));
+    t.Set(i, {"preemptions per completed job"}, Fixed(r.preemptions_per_completed_job, 3));
     t.Set(i, {"node-failure evictions"}, Count(r.fault_evictions));
     t.Set(i, {"makespan (s)"}, Fixed(r.makespan_s, 1));
     t.Set(i, {"admitted but unplaced (job-hours)"}, Fixed(r.unplaced_hours, 2));
     t.Set(i, {"Jain's index (time average)"}, Fixed(r.avg_jain, 3));
+    t.Set(i, {"GPU-hours lost per GPU-hour completed"}, Fixed(r.gpu_hours_lost_per_completed, 3));
+    t.Set(i, {"livelock (stopped at, h)"},
+          r.livelock.detected ? fmt::format("yes, {}", Fixed(r.livelock.stopped_s / 3600.0, 2)) : "no");
     for (const ResourceHours& h : r.totals) {
       if (!UsedInSomeRun(runs, h.resource)) continue;
       const std::string res = ResourceWithUnit(h.resource, DisplayUnit(h.resource));
@@ -124,12 +130,17 @@ std::vector<Table> ComparisonTables(std::span<const SimulationResult> runs) {
   tables.push_back(RunMeasures(runs));
   tables.push_back(GroupMeasure(runs, "compare-admitted", "Jobs admitted / submitted",
                                 [](const GroupSummary& g) { return fmt::format("{}/{}", g.admitted, g.jobs); }));
-  tables.push_back(GroupMeasure(runs, "compare-wait-p50", "Wait time p50 (s)",
+  tables.push_back(GroupMeasure(runs, "compare-started", "Jobs started (placed at least once) / admitted",
+                                [](const GroupSummary& g) { return fmt::format("{}/{}", g.started, g.admitted); }));
+  tables.push_back(GroupMeasure(runs, "compare-wait-p50", "Wait time p50, admitted jobs (s)",
                                 [](const GroupSummary& g) { return Fixed(g.wait.p50, 1); }));
-  tables.push_back(GroupMeasure(runs, "compare-wait-p90", "Wait time p90 (s)",
+  tables.push_back(GroupMeasure(runs, "compare-wait-p90", "Wait time p90, admitted jobs (s)",
                                 [](const GroupSummary& g) { return Fixed(g.wait.p90, 1); }));
-  tables.push_back(GroupMeasure(runs, "compare-wait-p99", "Wait time p99 (s)",
+  tables.push_back(GroupMeasure(runs, "compare-wait-p99", "Wait time p99, admitted jobs (s)",
                                 [](const GroupSummary& g) { return Fixed(g.wait.p99, 1); }));
+  tables.push_back(GroupMeasure(runs, "compare-wait-all-p99",
+                                "Wait time p99, all jobs (never admitted: censored at the end of the run) (s)",
+                                [](const GroupSummary& g) { return Fixed(g.wait_all.p99, 1); }));
   tables.push_back(GroupMeasure(runs, "compare-completion-p50", "Time to completion p50 (s)",
                                 [](const GroupSummary& g) { return Fixed(g.completion.p50, 1); }));
   tables.push_back(GroupMeasure(runs, "compare-preempted", "Preemptions of its jobs",

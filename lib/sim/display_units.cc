@@ -25,4 +25,8 @@ const char* DisplayUnit(std::string_view resource) {
   return "";
 }
 
+bool IsAcceleratorResource(std::string_view resource) {
+  return resource == "nvidia.com/gpu" || resource == "aws.amazon.com/neurondevice";
+}
+
 }  // namespace qm::sim

@@ -7,8 +7,8 @@
 #include "absl/status/status.h"
 #include "fmt/format.h"
 #include "qm/core/status.h"
-#include "qm/io/time_text.h"
 #include "qm/sim/simulator.h"
+#include "qm/sim/trace.h"
 #include "text/node.h"
 #include "text/yaml_load.h"
 
@@ -30,10 +30,10 @@ absl::StatusOr<Duration> DurationField(std::string_view file, const Node& map, s
   const Node* v = map.Find(key);
   if (v == nullptr) return FieldError(file, map, path, "required");
   if (!v->is_scalar()) return FieldError(file, *v, path, fmt::format("expected a duration, got {}", v->TypeName()));
-  absl::StatusOr<Duration> d = ParseGoDuration(v->text);
+  absl::StatusOr<Duration> d = ParseDurationText(v->text);
   if (!d.ok()) {
     return FieldError(file, *v, path,
-                      fmt::format("\"{}\" is not a duration (e.g. 90s, 30m, 2h45m)", v->text));
+                      fmt::format("\"{}\" is not a duration (e.g. 90s, 30m, 2h45m, 1d12h, 2.5h)", v->text));
   }
   if (d->us < 0 || (!allow_zero && d->us == 0)) {
     return FieldError(file, *v, path, fmt::format("\"{}\" must be {}", v->text, allow_zero ? ">= 0" : "> 0"));

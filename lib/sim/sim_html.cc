@@ -45,6 +45,8 @@ tr:nth-child(even) td { background: #fafafa; }
 .scroll { overflow-x: auto; max-width: 100%; }
 figure.chart { margin: 12px 0 20px; } figcaption { font-weight: bold; margin-bottom: 4px; }
 .note { color: #555; font-size: 12px; margin: 0 0 8px; }
+.livelock { border: 3px solid #c62828; background: #fdecea; padding: 4px 16px 12px; margin: 16px 0; }
+.livelock h3 { color: #b71c1c; font-size: 18px; } .livelock td { background: #fff; }
 )css";
 
 std::string RunName(const SimulationResult& r, size_t i) {
@@ -236,9 +238,9 @@ std::string WaitCdfChart(const SimulationResult& r, const std::string& id) {
   groups.resize(std::min(groups.size(), kTopSeries));
   internal::CdfChart chart{
       .id = id + "-wait-cdf",
-      .title = left_out ? fmt::format("Wait-time CDF per team and priority class (the {} most "
+      .title = left_out ? fmt::format("Wait-time CDF per team and priority class, admitted jobs (the {} most "
                                       "admitted; {} not shown)", kTopSeries, left_out)
-                        : std::string("Wait-time CDF per team and priority class"),
+                        : std::string("Wait-time CDF per team and priority class, admitted jobs"),
       .x_label = "wait from submission to first admission", .series = {}};
   for (size_t i = 0; i < groups.size(); ++i) {
     const GroupSummary& g = *groups[i];
@@ -303,10 +305,53 @@ std::string PreemptionTimeline(const SimulationResult& r, const std::string& id)
   return out;
 }
 
+// Preemptions per bucket by (preemptor → victim) ClusterQueue pair, stacked: the top edge is all
+// preemptions of the bucket. A pair that keeps a steady band while nothing completes is a loop.
+std::string PairChart(const SimulationResult& r, const std::string& id) {
+  const TimeSeries& s = r.series;
+  if (s.pair_preemptions.empty()) return "";
+  // Queues by their team where they have one, as in the other charts: the legend cuts long names,
+  // and "hyperpod-ns-training-cl…" would hide which team is which.
+  const std::map<std::string, std::string> team_of = TeamOfQueue(r);
+  auto name = [&](const std::string& queue) {
+    if (queue.empty()) return std::string("(outside the trace)");
+    const auto it = team_of.find(queue);
+    return it == team_of.end() ? queue : it->second;
+  };
+  std::vector<ChartSeries> pairs;
+  for (const TimeSeries::PairSeries& p : s.pair_preemptions) {
+    std::vector<double> values(s.start_s.size(), 0.0);
+    for (size_t b = 0; b < values.size() && b < p.counts.size(); ++b) values[b] = static_cast<double>(p.counts[b]);
+    pairs.push_back({fmt::format("{} \u2192 {}", name(p.preemptor_queue), name(p.cluster_queue)), "", std::move(values)});
+  }
+  internal::StepChart chart{
+      .id = id + "-pair-preemptions",
+      .title = "Preemptions per bucket by preemptor \u2192 victim ClusterQueue or team (stacked)",
+      .y_label = "preemptions per bucket", .start_s = s.start_s, .bucket_seconds = s.bucket_seconds,
+      .series = TopSeries(std::move(pairs), s.start_s.size(), /*other=*/true),
+      .stacked = true, .reference = {}, .y_at_least = 1};
+  return internal::RenderStepChart(chart);
+}
+
+// The diagnosis of a run stopped as a livelock, at the top of its section.
+std::string LivelockBanner(const SimulationResult& r, const std::string& id) {
+  if (!r.livelock.detected) return "";
+  std::string out = fmt::format(
+      "<div class=\"livelock\" id=\"{}-livelock\" role=\"alert\">\n<h3>Livelock: the run was stopped at {} h"
+      "</h3>\n<p>{}</p>\n",
+      id, internal::Fixed(r.livelock.stopped_s / 3600.0, 2), HtmlEscape(internal::LivelockHeadline(r)));
+  out += "<p>Every figure below covers the run up to that instant. The no-progress rule is in "
+         "docs/simulate.md (No progress).</p>\n";
+  for (const Table& t : internal::LivelockTables(r)) out += TableHtml(t, id + "-");
+  out += "</div>\n";
+  return out;
+}
+
 std::string RunSection(const SimulationResult& r, size_t index) {
   const std::string id = fmt::format("run{}", index + 1);
   std::string out = fmt::format("<section id=\"{}\">\n<h2>Run {}: {}</h2>\n", id, index + 1,
                                 HtmlEscape(RunName(r, index)));
+  out += LivelockBanner(r, id);
   const std::vector<Table> tables = internal::RunTables(r);
   out += TableHtml(tables.front(), id + "-");
   if (r.series.start_s.empty()) {
@@ -319,7 +364,7 @@ std::string RunSection(const SimulationResult& r, size_t index) {
   }
   out += WaitCdfChart(r, id);
   out += PreemptionTimeline(r, id);
-  if (!r.series.start_s.empty()) out += FairnessCharts(r, id);
+  if (!r.series.start_s.empty()) out += PairChart(r, id) + FairnessCharts(r, id);
   for (size_t t = 1; t < tables.size(); ++t) out += TableHtml(tables[t], id + "-");
   out += "</section>\n";
   return out;
@@ -341,8 +386,9 @@ std::string RenderHtmlReport(std::span<const SimulationResult> runs) {
   out += "<nav><ul>\n";
   if (runs.size() > 1) out += "<li><a href=\"#comparison\">Runs side by side</a></li>\n";
   for (size_t i = 0; i < runs.size(); ++i) {
-    out += fmt::format("<li><a href=\"#run{}\">Run {}: {}</a></li>\n", i + 1, i + 1,
-                       HtmlEscape(RunName(runs[i], i)));
+    out += fmt::format("<li><a href=\"#run{}\">Run {}: {}</a>{}</li>\n", i + 1, i + 1,
+                       HtmlEscape(RunName(runs[i], i)),
+                       runs[i].livelock.detected ? " <strong>(livelock: stopped)</strong>" : "");
   }
   out += "</ul></nav>\n";
   if (runs.size() > 1) {
@@ -350,6 +396,13 @@ std::string RenderHtmlReport(std::span<const SimulationResult> runs) {
     // away so the charts stay near the top (a <details> element needs no script).
     const std::vector<Table> tables = internal::ComparisonTables(runs);
     out += "<section id=\"comparison\">\n<h2>Runs side by side</h2>\n";
+    for (size_t i = 0; i < runs.size(); ++i) {
+      if (!runs[i].livelock.detected) continue;
+      out += fmt::format("<div class=\"livelock\"><p><strong>Run {}: {}</strong>: {} <a href=\"#run{}-livelock\">"
+                         "Diagnosis</a>.</p></div>\n",
+                         i + 1, HtmlEscape(RunName(runs[i], i)), HtmlEscape(internal::LivelockHeadline(runs[i])),
+                         i + 1);
+    }
     out += TableHtml(tables.front(), "");
     out += fmt::format("<details><summary>{} more tables by ClusterQueue, priority class and flavor"
                        "</summary>\n", tables.size() - 1);

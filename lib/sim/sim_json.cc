@@ -40,6 +40,7 @@ class ObjectWriter {
   void Int(std::string_view key, int64_t v) { Key(key) += fmt::format("{}", v); }
   void Num(std::string_view key, double v) { Key(key) += JsonNumber(v); }
   void Str(std::string_view key, std::string_view v) { Key(key) += JsonString(v); }
+  void Bool(std::string_view key, bool v) { Key(key) += v ? "true" : "false"; }
 
  private:
   std::string& out_;
@@ -87,11 +88,13 @@ void WriteGroup(std::string& out, const GroupSummary& g) {
   o.Str("priority_class", g.priority_class);
   o.Int("jobs", g.jobs);
   o.Int("admitted", g.admitted);
+  o.Int("started", g.started);
   o.Int("completed", g.completed);
   o.Int("never_admitted", g.never_admitted);
   o.Int("preemptions", g.preemptions);
   o.Int("evictions", g.evictions);
   WritePercentiles(o.Key("wait"), g.wait);
+  WritePercentiles(o.Key("wait_all"), g.wait_all);
   WritePercentiles(o.Key("completion"), g.completion);
   o.Num("unplaced_hours", g.unplaced_hours);
   Array(o.Key("resource_hours"), g.resources, WriteHours);
@@ -141,6 +144,50 @@ void WriteSeries(std::string& out, const TimeSeries& s) {
   Keyed(o.Key("share"), s.queues, s.share, numbers);
   Array(o.Key("jain"), s.jain, Number);
   Keyed(o.Key("preemptions"), s.queues, s.preemptions, integers);
+  Array(o.Key("pair_preemptions"), s.pair_preemptions, [&](std::string& out_pair, const TimeSeries::PairSeries& p) {
+    ObjectWriter w(out_pair);
+    w.Str("preemptor_queue", p.preemptor_queue);
+    w.Str("cluster_queue", p.cluster_queue);
+    integers(w.Key("counts"), p.counts);
+  });
+}
+
+void WriteLivelock(std::string& out, const Livelock& l) {
+  ObjectWriter o(out);
+  o.Bool("detected", l.detected);
+  o.Bool("at_one_instant", l.at_one_instant);
+  o.Num("stopped_s", l.stopped_s);
+  o.Num("stalled_since_s", l.stalled_since_s);
+  o.Num("window_s", l.window_s);
+  o.Int("preemptions", l.preemptions);
+  Array(o.Key("pairs"), l.pairs, [](std::string& item, const Livelock::QueuePair& p) {
+    ObjectWriter w(item);
+    w.Str("preemptor_queue", p.preemptor_queue);
+    w.Str("cluster_queue", p.cluster_queue);
+    w.Int("count", p.count);
+  });
+  Array(o.Key("workloads"), l.workloads, [](std::string& item, const Livelock::Workload& wl) {
+    ObjectWriter w(item);
+    w.Str("workload", wl.workload);
+    w.Str("cluster_queue", wl.cluster_queue);
+    w.Int("count", wl.count);
+  });
+  o.Int("workloads_left_out", l.workloads_left_out);
+}
+
+void WritePreemptionCount(std::string& out, const PreemptionCount& c) {
+  ObjectWriter o(out);
+  o.Str("cluster_queue", c.cluster_queue);
+  o.Str("reason", c.reason);
+  o.Str("preemptor_queue", c.preemptor_queue);
+  o.Int("count", c.count);
+}
+
+void WriteReasonCount(std::string& out, const ReasonCount& c) {
+  ObjectWriter o(out);
+  o.Str("cluster_queue", c.cluster_queue);
+  o.Str("reason", c.reason);
+  o.Int("count", c.count);
 }
 
 void WritePreemption(std::string& out, const PreemptionRecord& p) {
@@ -157,6 +204,8 @@ void WriteRun(std::string& out, const SimulationResult& r) {
   o.Str("label", r.label);
   o.Int("jobs", r.jobs);
   o.Int("admissions", r.admissions);
+  o.Int("admitted", r.admitted);
+  o.Int("started", r.started);
   o.Int("completed", r.completed);
   o.Int("never_admitted", r.never_admitted);
   o.Int("preemptions", r.preemptions);
@@ -167,12 +216,21 @@ void WriteRun(std::string& out, const SimulationResult& r) {
   o.Num("makespan_s", r.makespan_s);
   o.Num("unplaced_hours", r.unplaced_hours);
   o.Num("avg_jain", r.avg_jain);
+  o.Num("preemptions_per_completed_job", r.preemptions_per_completed_job);
+  o.Num("gpu_hours_completed", r.gpu_hours_completed);
+  o.Num("gpu_hours_lost", r.gpu_hours_lost);
+  o.Num("gpu_hours_lost_per_completed", r.gpu_hours_lost_per_completed);
+  o.Int("checkpoints_kept", r.checkpoints_kept);
+  o.Num("stall_window_s", r.stall_window_s);
+  WriteLivelock(o.Key("livelock"), r.livelock);
   Array(o.Key("resource_hours"), r.totals, WriteHours);
   Array(o.Key("groups"), r.groups, WriteGroup);
   Array(o.Key("utilization"), r.utilization, WriteUtilization);
   WriteSeries(o.Key("series"), r.series);
   Array(o.Key("preemption_log"), r.preemption_log, WritePreemption);
   o.Int("preemption_log_dropped", r.preemption_log_dropped);
+  Array(o.Key("preemption_counts"), r.preemption_counts, WritePreemptionCount);
+  Array(o.Key("preemptions_by_reason"), r.preemptions_by_reason, WriteReasonCount);
 }
 
 }  // namespace

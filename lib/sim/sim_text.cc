@@ -2,6 +2,7 @@
 #include <span>
 #include <string>
 
+#include "fmt/format.h"
 #include "qm/sim/sim_result.h"
 #include "sim/table.h"
 
@@ -18,14 +19,25 @@ std::string JoinTables(const std::vector<internal::Table>& tables) {
   return out;
 }
 
+// A livelocked run opens with its diagnosis, before the tables.
+std::string LivelockText(const SimulationResult& result) {
+  const std::vector<internal::Table> tables = internal::LivelockTables(result);
+  if (tables.empty()) return "";
+  return internal::LivelockHeadline(result) + "\n\n" + JoinTables(tables) + "\n";
+}
+
 }  // namespace
 
 std::string FormatSimulationText(const SimulationResult& result) {
-  return JoinTables(internal::RunTables(result));
+  return LivelockText(result) + JoinTables(internal::RunTables(result));
 }
 
 std::string FormatComparisonText(std::span<const SimulationResult> runs) {
-  return JoinTables(internal::ComparisonTables(runs));
+  std::string out;
+  for (const SimulationResult& r : runs) {
+    if (r.livelock.detected) out += fmt::format("{}: ", r.label.empty() ? std::string("run") : r.label) + LivelockText(r);
+  }
+  return out + JoinTables(internal::ComparisonTables(runs));
 }
 
 }  // namespace qm::sim

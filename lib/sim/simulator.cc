@@ -1,16 +1,26 @@
 // The trace-driven simulator (simulator.h; model and metrics in docs/simulate.md).
 //
 // The simulator is an Engine host: it submits the trace's jobs, runs cycles until settled, reads
-// the event stream, places admitted pods on nodes, confirms evictions at once (pods stop
-// immediately), evicts the workloads of failed nodes, and finishes jobs after their run time.
-// Metrics are accumulated as the run goes: exact integrals of held quota, placed pods and pending
-// jobs between event instants, and per-job waits sorted once at the end.
+// the event stream, places admitted pods on nodes, confirms evictions (at once, or after the
+// preempted pods' grace period), evicts the workloads of failed nodes, and finishes jobs after
+// their run time. Metrics are accumulated as the run goes: exact integrals of held quota, placed
+// pods and pending jobs between event instants, and per-job waits sorted once at the end.
+//
+// The no-progress detector (docs/simulate.md §No progress) keeps, in O(1) amortised per event (a
+// heap push of O(log running) per attempt of a job that checkpoints within a window aside): the
+// last progress instant (a completion, a checkpoint, the end of an attempt that ran a whole
+// window), the earlier of the two interruptions of the latest job preempted or evicted again, the
+// running jobs in start order (an intrusive list: starts only happen at the current instant, so
+// the oldest is its head), a heap of the first checkpoint of running jobs that checkpoint within a
+// window, and the preemptions of the last window for the diagnosis.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -31,8 +41,12 @@ namespace {
 // Virtual time 0 of a run: any fixed instant works; this one keeps timestamps readable.
 constexpr Time kEpoch = Time::FromUnixSeconds(1'700'000'000);
 constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
-constexpr size_t kPreemptionLogLimit = 10'000;
 constexpr double kUsPerHour = 3.6e9;
+constexpr int64_t kNever = std::numeric_limits<int64_t>::min() / 2;  // before any instant
+// Settling rounds at one instant before a loop of confirmed evictions is called a livelock.
+constexpr int64_t kMaxSettleRounds = 1'000;
+// Workloads a livelock diagnosis names (most preempted first).
+constexpr size_t kLivelockWorkloads = 10;
 
 // SplitMix64: a small PRNG with a fixed, documented output (random faults must not depend on the
 // standard library's distributions).
@@ -60,9 +74,15 @@ struct Job {
   uint32_t queue = 0;
   uint32_t holding = kNone;  // slot in `holdings_` while the job holds quota
   uint32_t generation = 0;   // a finish event of an earlier run is stale
+  // Neighbours in the list of running jobs (phase kRunning), oldest start first.
+  uint32_t run_prev = kNone;
+  uint32_t run_next = kNone;
   Phase phase = Phase::kPending;
   bool submitted = false;
+  bool started = false;  // placed on nodes at least once
   int64_t first_admitted_us = -1;
+  int64_t saved_us = 0;  // run time kept by checkpoints of earlier attempts (< duration)
+  int64_t interrupted_us = kNever;  // its last preemption or eviction
 };
 
 // What a job holds while admitted: quota, and, once placed, pods on nodes.
@@ -75,6 +95,7 @@ struct Holding {
   bool placed = false;
   int64_t admitted_us = 0;
   int64_t start_us = 0;
+  int64_t saved_us = 0;  // run time of this attempt kept by its checkpoints (set when it ends)
   uint64_t failed_epoch = std::numeric_limits<uint64_t>::max();  // capacity epoch of the last miss
 };
 
@@ -109,11 +130,13 @@ struct GroupAcc {
   std::string priority_class;
   int64_t jobs = 0;
   int64_t admitted = 0;
+  int64_t started = 0;
   int64_t completed = 0;
   int64_t preemptions = 0;
   int64_t evictions = 0;
   int64_t unplaced_us = 0;
   std::vector<int64_t> waits_us;
+  std::vector<int64_t> waits_all_us;  // filled at the end: admitted jobs' waits and censored ones
   std::vector<int64_t> completions_us;
   std::vector<double> used_us;      // [resource] ∫ placed amount dt
   std::vector<double> goodput_lost_us;  // [resource]
@@ -128,6 +151,57 @@ struct NodeEvent {
 struct FinishEvent {
   uint32_t job = 0;
   uint32_t generation = 0;
+};
+
+// A running job's first checkpoint (the detector's heap; stale once the attempt ended).
+struct FirstSave {
+  int64_t at_us = 0;
+  uint32_t job = 0;
+  uint32_t generation = 0;
+};
+// Heap order: `a` below `b` when it is later (a min-heap through std's max-heap functions).
+bool SavesLater(const FirstSave& a, const FirstSave& b) {
+  if (a.at_us != b.at_us) return a.at_us > b.at_us;
+  return a.job > b.job;
+}
+
+// A preemption or eviction, kept for the window the detector looks back over.
+struct Interruption {
+  int64_t at_us = 0;
+  uint32_t job = 0;
+  uint32_t by = kNone;  // the preemptor's queue; kNone for an eviction
+};
+
+// A FIFO that reuses its storage: pushing never allocates once it has grown to the most entries
+// it held at once.
+template <class T>
+class Ring {
+ public:
+  bool empty() const { return size_ == 0; }
+  size_t size() const { return size_; }
+  const T& front() const { return items_[head_]; }
+  const T& operator[](size_t i) const { return items_[(head_ + i) % items_.size()]; }
+  void pop_front() {
+    head_ = (head_ + 1) % items_.size();
+    --size_;
+  }
+  void push_back(const T& v) {
+    if (size_ == items_.size()) {
+      std::vector<T> grown;
+      grown.reserve(std::max<size_t>(16, 2 * items_.size()));
+      for (size_t i = 0; i < size_; ++i) grown.push_back((*this)[i]);
+      grown.resize(grown.capacity());
+      items_ = std::move(grown);
+      head_ = 0;
+    }
+    items_[(head_ + size_) % items_.size()] = v;
+    ++size_;
+  }
+
+ private:
+  std::vector<T> items_;
+  size_t head_ = 0;
+  size_t size_ = 0;
 };
 
 // Resolved (namespace, LocalQueue) of a trace row.
@@ -187,6 +261,13 @@ class Simulation {
   // ---- Setup ---------------------------------------------------------------------------------
 
   absl::Status Setup() {
+    if (options_.stall_window.us <= 0) {
+      return absl::InvalidArgumentError("stall window: must be positive (the no-progress detector is always on)");
+    }
+    if (options_.checkpoint_interval.us < 0) {
+      return absl::InvalidArgumentError("checkpoint interval: must not be negative (0 = no checkpoints)");
+    }
+    window_us_ = options_.stall_window.us;
     EngineConfig config = cluster_.config;
     config.clock = nullptr;
     QM_ASSIGN_OR_RETURN(engine_, Engine::Create(std::move(config)));
@@ -489,6 +570,8 @@ class Simulation {
     }
     capacity_.assign(quota_resources_, 0);
     total_nominal_.assign(quota_resources_, 0);
+    accelerator_.assign(quota_resources_, false);
+    for (size_t res = 0; res < quota_resources_; ++res) accelerator_[res] = IsAcceleratorResource(resources_[res]);
     for (const Triple& t : triples_) total_nominal_[t.resource] += t.nominal;
     if (pool_.has_value()) {
       for (int32_t n = 0; n < pool_->node_count(); ++n) ChangeNodeCapacity(n, +1);
@@ -536,6 +619,14 @@ class Simulation {
         t = std::min(t, std::max(timer->us - kEpoch.us, now_ + 1));
       }
       if (t == std::numeric_limits<int64_t>::max()) break;
+      // Between instants nothing changes but the clock, so the stall can only begin at the
+      // instant the last progress falls out of the window (StalledAt explains why).
+      const int64_t stall = progress_us_ + window_us_;
+      if (stall > now_ && stall < t && stall <= horizon && StalledAt(stall)) {
+        Advance(stall);
+        DeclareLivelock(/*at_one_instant=*/false);
+        break;
+      }
       if (t > horizon) {
         Advance(horizon);
         break;
@@ -560,9 +651,157 @@ class Simulation {
         ++next_submit_;
       }
       QM_RETURN_IF_ERROR(Settle());
+      if (instant_loop_) {
+        DeclareLivelock(/*at_one_instant=*/true);
+        break;
+      }
       PlaceWaiting();
+      if (StalledAt(now_)) {
+        DeclareLivelock(/*at_one_instant=*/false);
+        break;
+      }
     }
     return absl::OkStatus();
+  }
+
+  // ---- The no-progress detector -------------------------------------------------------------
+
+  // Whether the run makes no progress at `t` (≥ now_, with the state of now_): over the window
+  // (t − W, t],
+  //   1. no job completed, kept a checkpoint, or ended an attempt that had run W uninterrupted
+  //      (all recorded in progress_us_);
+  //   2. no running job has run the whole window (the oldest start is the list's head);
+  //   3. no running job has taken a checkpoint yet (a job checkpointing every I < W keeps one in
+  //      every window from its first on; one with I ≥ W has run W before its first);
+  //   4. some job was preempted or evicted twice: it lost work, was admitted again and lost it
+  //      again (one preemption followed by quiet running is not a loop, however slow the run).
+  // Between instants only the clock moves: 1 turns true at progress_us_ + W, and 2 to 4 can only
+  // turn false, so checking each instant and progress_us_ + W finds the first stalled instant.
+  bool StalledAt(int64_t t) {
+    if (t - progress_us_ < window_us_) return false;
+    if (repeated_since_us_ <= t - window_us_) return false;
+    if (running_head_ != kNone && holdings_[jobs_[running_head_].holding].start_us <= t - window_us_) return false;
+    while (!first_saves_.empty()) {
+      const FirstSave& top = first_saves_.front();
+      const Job& job = jobs_[top.job];
+      if (job.phase == Phase::kRunning && job.generation == top.generation) return top.at_us > t;
+      PopFirstSave();  // its attempt ended: its checkpoints, if any, are in progress_us_
+    }
+    return true;
+  }
+
+  void PopFirstSave() {
+    std::pop_heap(first_saves_.begin(), first_saves_.end(), SavesLater);
+    first_saves_.pop_back();
+  }
+
+  void LinkRunning(uint32_t j) {
+    Job& job = jobs_[j];
+    job.run_prev = running_tail_;
+    job.run_next = kNone;
+    if (running_tail_ != kNone) jobs_[running_tail_].run_next = j; else running_head_ = j;
+    running_tail_ = j;
+  }
+
+  void UnlinkRunning(uint32_t j) {
+    Job& job = jobs_[j];
+    if (job.run_prev != kNone) jobs_[job.run_prev].run_next = job.run_next; else running_head_ = job.run_next;
+    if (job.run_next != kNone) jobs_[job.run_next].run_prev = job.run_prev; else running_tail_ = job.run_prev;
+    job.run_prev = job.run_next = kNone;
+  }
+
+  int64_t CheckpointIntervalUs(uint32_t j) const {
+    return trace_.CheckpointIntervalOf(trace_.jobs[j], options_.checkpoint_interval).us;
+  }
+
+  // A running job's attempt ends now (preempted or evicted): keeps the run time up to its last
+  // checkpoint, and records the progress the attempt made.
+  void EndAttempt(uint32_t j) {
+    Job& job = jobs_[j];
+    Holding& h = holdings_[job.holding];
+    UnlinkRunning(j);
+    const int64_t ran = now_ - h.start_us;
+    if (ran >= window_us_) progress_us_ = std::max(progress_us_, now_);
+    const int64_t interval = CheckpointIntervalUs(j);
+    if (interval <= 0) return;
+    // Checkpoints come every `interval` of the attempt's run time, strictly before its end (the
+    // last one would be the completion): k·interval < remaining.
+    const int64_t remaining = trace_.jobs[j].duration.us - job.saved_us;
+    const int64_t kept = std::min(ran / interval, (remaining - 1) / interval);
+    if (kept <= 0) return;
+    h.saved_us = kept * interval;
+    job.saved_us += h.saved_us;
+    checkpoints_kept_ += kept;
+    progress_us_ = std::max(progress_us_, h.start_us + h.saved_us);
+  }
+
+  // A preemption or eviction of job `j` by a job of queue `by` (kNone: an eviction) for `reason`.
+  void CountInterruption(uint32_t j, uint32_t by, const char* reason) {
+    const uint32_t victim = jobs_[j].queue;
+    // A repeat: both interruptions lie in every window that holds the earlier one.
+    repeated_since_us_ = std::max(repeated_since_us_, jobs_[j].interrupted_us);
+    jobs_[j].interrupted_us = now_;
+    while (!recent_.empty() && recent_.front().at_us <= now_ - window_us_) recent_.pop_front();
+    recent_.push_back(Interruption{now_, j, by});
+    ++preemption_counts_[std::make_tuple(victim, ReasonId(reason), by)];
+    if (by == kNone) return;
+    auto [it, fresh] = pair_series_.try_emplace(std::make_pair(by, victim), 0);
+    if (fresh) {
+      it->second = buckets_->AddSeries();
+      pairs_.emplace_back(by, victim);
+    }
+    buckets_->Count(it->second, now_, 1);
+  }
+
+  uint32_t ReasonId(const char* reason) {
+    for (uint32_t i = 0; i < reasons_.size(); ++i) {
+      if (std::strcmp(reasons_[i].c_str(), reason) == 0) return i;
+    }
+    reasons_.emplace_back(reason);
+    return static_cast<uint32_t>(reasons_.size() - 1);
+  }
+
+  std::string WorkloadName(uint32_t j) const {
+    return fmt::format("{}/{}", targets_[job_target_[j]].namespace_, trace_.JobName(trace_.jobs[j]));
+  }
+
+  std::string QueueName(uint32_t q) const { return q == kNone ? std::string() : queues_[q].name; }
+
+  // Stops the run at now_ and names what looped: the preemptions of the last window by queue pair
+  // and by workload.
+  void DeclareLivelock(bool at_one_instant) {
+    while (!recent_.empty() && recent_.front().at_us <= now_ - window_us_) recent_.pop_front();
+    Livelock& l = livelock_;
+    l.detected = true;
+    l.at_one_instant = at_one_instant;
+    l.stopped_s = static_cast<double>(now_) / 1e6;
+    l.stalled_since_s = static_cast<double>(progress_us_) / 1e6;
+    l.window_s = static_cast<double>(window_us_) / 1e6;
+    l.preemptions = static_cast<int64_t>(recent_.size());
+    absl::flat_hash_map<std::pair<uint32_t, uint32_t>, int64_t> by_pair;  // (by, victim queue)
+    absl::flat_hash_map<uint32_t, int64_t> by_job;
+    for (size_t i = 0; i < recent_.size(); ++i) {
+      ++by_pair[std::make_pair(recent_[i].by, jobs_[recent_[i].job].queue)];
+      ++by_job[recent_[i].job];
+    }
+    for (const auto& [pair, n] : by_pair) {
+      l.pairs.push_back({QueueName(pair.first), QueueName(pair.second), n});
+    }
+    std::sort(l.pairs.begin(), l.pairs.end(), [](const Livelock::QueuePair& a, const Livelock::QueuePair& b) {
+      if (a.count != b.count) return a.count > b.count;
+      return std::tie(a.preemptor_queue, a.cluster_queue) < std::tie(b.preemptor_queue, b.cluster_queue);
+    });
+    std::vector<Livelock::Workload> workloads;
+    for (const auto& [j, n] : by_job) workloads.push_back({WorkloadName(j), queues_[jobs_[j].queue].name, n});
+    std::sort(workloads.begin(), workloads.end(), [](const Livelock::Workload& a, const Livelock::Workload& b) {
+      if (a.count != b.count) return a.count > b.count;
+      return a.workload < b.workload;  // unique: namespace/name
+    });
+    if (workloads.size() > kLivelockWorkloads) {
+      l.workloads_left_out = static_cast<int64_t>(workloads.size() - kLivelockWorkloads);
+      workloads.resize(kLivelockWorkloads);
+    }
+    l.workloads = std::move(workloads);
   }
 
   bool HasPending() const {
@@ -617,8 +856,9 @@ class Simulation {
         ++demand;
       }
     }
-    // Jain's index over the queues with demand; an idle cluster counts as fair (1).
-    const double jain = demand == 0 || sum_sq == 0 ? 1.0 : sum * sum / (demand * sum_sq);
+    // Jain's index over the queues with demand. An idle cluster counts as fair (1); queues with
+    // demand of which none holds anything count as 0, the index's floor: starvation, not fairness.
+    const double jain = demand == 0 ? 1.0 : sum_sq == 0 ? 0.0 : sum * sum / (demand * sum_sq);
     buckets_->Add(s_jain_, t0, t, jain);
     if (demand > 0) {
       demand_us_ += dt;
@@ -665,17 +905,14 @@ class Simulation {
 
   // Runs cycles until settled, confirming at once the evictions whose pods stopped at once (those
   // on failed nodes, and every preemption when the eviction delay is 0), until a round confirms
-  // nothing. With a zero delay a preemption loop (A preempts B, B's
-  // queue takes the room back first, ...) can repeat forever at one instant: that is an error
-  // rather than a hang.
+  // nothing. With a zero delay a preemption loop (A preempts B, B's queue takes the room back
+  // first, ...) can repeat forever at one instant: after kMaxSettleRounds rounds `instant_loop_`
+  // is set and the run stops there as a livelock rather than hang.
   absl::Status Settle() {
-    constexpr int64_t kMaxRounds = 1'000;
     for (int64_t round = 0;; ++round) {
-      if (round > kMaxRounds) {
-        return absl::FailedPreconditionError(fmt::format(
-            "the cluster did not settle at t={}s: evictions confirmed at once kept causing new preemptions "
-            "for {} rounds (a preemption loop); give preempted pods time to stop (eviction delay > 0)",
-            static_cast<double>(now_) / 1e6, kMaxRounds));
+      if (round > kMaxSettleRounds) {
+        instant_loop_ = true;  // the loop stops the run as a livelock at this instant
+        return absl::OkStatus();
       }
       cycles_ += engine_.RunUntilStable(static_cast<int>(std::min<int64_t>(options_.max_cycles_per_instant, 1'000'000)));
       QM_RETURN_IF_ERROR(HandleEvents(engine_.LastEvents()));
@@ -797,6 +1034,7 @@ class Simulation {
       holdings_[h].quota.clear();
       holdings_[h].placement.clear();
       holdings_[h].placed = false;
+      holdings_[h].saved_us = 0;
       holdings_[h].failed_epoch = std::numeric_limits<uint64_t>::max();
       return h;
     }
@@ -834,7 +1072,13 @@ class Simulation {
     g.unplaced_us += now_ - h.admitted_us;
     h.placed = true;
     h.start_us = now_;
+    h.saved_us = 0;
     job.phase = Phase::kRunning;
+    if (!job.started) {
+      job.started = true;
+      ++g.started;
+      ++started_;
+    }
     ForEachPlacedAmount(h, [&](uint32_t fr, int64_t amount) {
       queues_[job.queue].placed[frs_[fr].second] += amount;
     });
@@ -844,7 +1088,22 @@ class Simulation {
         if (std::find(on.begin(), on.end(), j) == on.end()) on.push_back(j);
       }
     }
-    finishes_.Push(Time{now_ + trace_.jobs[j].duration.us}, FinishEvent{j, job.generation});
+    // A readmitted job runs only what its checkpoints did not keep.
+    const int64_t remaining = trace_.jobs[j].duration.us - job.saved_us;
+    finishes_.Push(Time{now_ + remaining}, FinishEvent{j, job.generation});
+    LinkRunning(j);
+    // Its first checkpoint is progress; one that comes after a whole window of run time, or never
+    // (the job ends first), cannot matter before the run time itself does.
+    const int64_t interval = CheckpointIntervalUs(j);
+    if (interval > 0 && interval < remaining && interval < window_us_) {
+      while (!first_saves_.empty()) {  // drop ended attempts from the top, so the heap stays small
+        const FirstSave& top = first_saves_.front();
+        if (jobs_[top.job].phase == Phase::kRunning && jobs_[top.job].generation == top.generation) break;
+        PopFirstSave();
+      }
+      first_saves_.push_back(FirstSave{now_ + interval, j, job.generation});
+      std::push_heap(first_saves_.begin(), first_saves_.end(), SavesLater);
+    }
   }
 
   // Calls fn(fr, amount) for every (flavor, resource) amount the job's placed pods hold.
@@ -856,7 +1115,8 @@ class Simulation {
     }
   }
 
-  // The job's pods stop (finished or evicted): gives back their nodes and books their run time.
+  // The job's pods stop (finished or evicted): gives back their nodes and books their run time;
+  // when `lost`, the part its checkpoints did not keep is goodput lost.
   void StopPods(uint32_t j, bool lost) {
     Job& job = jobs_[j];
     Holding& h = holdings_[job.holding];
@@ -866,12 +1126,13 @@ class Simulation {
       return;
     }
     const double ran = static_cast<double>(now_ - h.start_us);
+    const double thrown_away = static_cast<double>(now_ - h.start_us - h.saved_us);
     ForEachPlacedAmount(h, [&](uint32_t fr, int64_t amount) {
       const uint32_t res = frs_[fr].second;
       queues_[job.queue].placed[res] -= amount;
       g.used_us[res] += static_cast<double>(amount) * ran;
       fr_used_us_[fr] += static_cast<double>(amount) * ran;
-      if (lost) g.goodput_lost_us[res] += static_cast<double>(amount) * ran;
+      if (lost) g.goodput_lost_us[res] += static_cast<double>(amount) * thrown_away;
     });
     if (pool_.has_value()) {
       pool_->Release(h.placement);
@@ -896,6 +1157,7 @@ class Simulation {
     Job& job = jobs_[j];
     if (job.phase != Phase::kAdmitted && job.phase != Phase::kRunning) return;
     const bool preempted = e.kind == EventKind::kPreempted;
+    if (job.phase == Phase::kRunning) EndAttempt(j);
     ++job.generation;  // its finish event is now stale
     job.phase = Phase::kEvicting;
     // A preempted job takes `eviction_delay` to stop (its pods' grace period, or the controller
@@ -915,18 +1177,21 @@ class Simulation {
       ++g.evictions;
     }
     buckets_->Count(s_preempt_ + static_cast<int>(job.queue), now_, 1);
-    if (preemption_log_.size() < kPreemptionLogLimit) {
+    uint32_t by = kNone;
+    const char* reason = e.reason;
+    if (preempted) {
+      const uint32_t preemptor = JobOf(e.preemptor);
+      if (preemptor != kNone) by = jobs_[preemptor].queue;
+      reason = PreemptionReasonName(e.preemption_reason);
+    }
+    CountInterruption(j, by, reason);
+    if (preemption_log_.size() < options_.preemption_log_limit) {
       PreemptionRecord rec;
       rec.time_s = static_cast<double>(now_) / 1e6;
       rec.workload = engine_.WorkloadName(job.handle);
       rec.cluster_queue = queues_[job.queue].name;
-      if (preempted) {
-        const uint32_t by = JobOf(e.preemptor);
-        rec.preemptor_queue = by != kNone ? queues_[jobs_[by].queue].name : "";
-        rec.reason = PreemptionReasonName(e.preemption_reason);
-      } else {
-        rec.reason = e.reason;
-      }
+      rec.preemptor_queue = QueueName(by);
+      rec.reason = reason;
       preemption_log_.push_back(std::move(rec));
     } else {
       ++preemption_log_dropped_;
@@ -957,6 +1222,12 @@ class Simulation {
   absl::Status FinishJob(const FinishEvent& f) {
     Job& job = jobs_[f.job];
     if (job.generation != f.generation || job.phase != Phase::kRunning) return absl::OkStatus();
+    // GPU-hours of completed work: what the job's pods request, over its whole duration.
+    const double duration = static_cast<double>(trace_.jobs[f.job].duration.us);
+    ForEachPlacedAmount(holdings_[job.holding], [&](uint32_t fr, int64_t amount) {
+      if (accelerator_[frs_[fr].second]) completed_gpu_us_ += static_cast<double>(amount) * duration;
+    });
+    UnlinkRunning(f.job);
     StopPods(f.job, /*lost=*/false);
     ReleaseQuota(f.job);
     job.phase = Phase::kDone;
@@ -965,6 +1236,7 @@ class Simulation {
     g.completions_us.push_back(now_ - trace_.jobs[f.job].submit.us);
     ++completed_;
     last_finish_us_ = now_;
+    progress_us_ = now_;
     QM_RETURN_IF_ERROR(engine_.Finish(job.handle));
     // Deleting the finished workload keeps the engine's memory proportional to live jobs.
     QM_RETURN_IF_ERROR(engine_.Delete(job.handle));
@@ -1031,10 +1303,18 @@ class Simulation {
         StopPods(j, true);
       }
     }
+    // Censored waits: a job submitted but never admitted has waited until the end of the run.
+    for (uint32_t j = 0; j < jobs_.size(); ++j) {
+      const Job& job = jobs_[j];
+      if (!job.submitted) continue;
+      const int64_t until = job.first_admitted_us >= 0 ? job.first_admitted_us : now_;
+      groups_[job.group].waits_all_us.push_back(until - trace_.jobs[j].submit.us);
+    }
     SimulationResult r;
     r.label = cluster_.label;
     r.jobs = static_cast<int64_t>(trace_.jobs.size());
     r.admissions = admissions_;
+    r.started = started_;
     r.completed = completed_;
     r.preemptions = preemptions_;
     r.fault_evictions = fault_evictions_;
@@ -1043,6 +1323,9 @@ class Simulation {
     r.instants = instants_;
     r.makespan_s = static_cast<double>(completed_ > 0 ? last_finish_us_ : now_) / 1e6;
     r.avg_jain = demand_us_ > 0 ? jain_us_ / demand_us_ : 1.0;
+    r.checkpoints_kept = checkpoints_kept_;
+    r.stall_window_s = static_cast<double>(window_us_) / 1e6;
+    r.livelock = std::move(livelock_);
     const double run_us = std::max<double>(1.0, static_cast<double>(now_));
 
     // Groups: per queue (by name), its total row, then its classes by name.
@@ -1069,7 +1352,7 @@ class Simulation {
         total.resources[res].borrowed = info.borrowed_us[res] * Factor(static_cast<uint32_t>(res)) / kUsPerHour;
         total.resources[res].lent = info.lent_us[res] * Factor(static_cast<uint32_t>(res)) / kUsPerHour;
       }
-      std::vector<int64_t> all_waits, all_completions;
+      std::vector<int64_t> all_waits, all_waits_censored, all_completions;
       std::vector<GroupSummary> rows;
       for (; next < order.size() && groups_[order[next]].queue == q; ++next) {
         GroupAcc& g = groups_[order[next]];
@@ -1079,14 +1362,17 @@ class Simulation {
         row.priority_class = g.priority_class;
         row.jobs = g.jobs;
         row.admitted = g.admitted;
+        row.started = g.started;
         row.completed = g.completed;
         row.never_admitted = g.jobs - g.admitted;
         row.preemptions = g.preemptions;
         row.evictions = g.evictions;
         row.unplaced_hours = static_cast<double>(g.unplaced_us) / kUsPerHour;
         all_waits.insert(all_waits.end(), g.waits_us.begin(), g.waits_us.end());
+        all_waits_censored.insert(all_waits_censored.end(), g.waits_all_us.begin(), g.waits_all_us.end());
         all_completions.insert(all_completions.end(), g.completions_us.begin(), g.completions_us.end());
         row.wait = Summarise(g.waits_us, &row.wait_quantiles);
+        row.wait_all = Summarise(g.waits_all_us, nullptr);
         row.completion = Summarise(g.completions_us, nullptr);
         row.resources.resize(quota_resources_);
         for (size_t res = 0; res < quota_resources_; ++res) {
@@ -1099,6 +1385,7 @@ class Simulation {
         }
         total.jobs += row.jobs;
         total.admitted += row.admitted;
+        total.started += row.started;
         total.completed += row.completed;
         total.never_admitted += row.never_admitted;
         total.preemptions += row.preemptions;
@@ -1107,6 +1394,7 @@ class Simulation {
         rows.push_back(std::move(row));
       }
       total.wait = Summarise(all_waits, &total.wait_quantiles);
+      total.wait_all = Summarise(all_waits_censored, nullptr);
       total.completion = Summarise(all_completions, nullptr);
       for (size_t res = 0; res < quota_resources_; ++res) {
         totals[res].used += total.resources[res].used;
@@ -1114,12 +1402,24 @@ class Simulation {
         totals[res].lent += total.resources[res].lent;
         totals[res].goodput_lost += total.resources[res].goodput_lost;
       }
+      r.admitted += total.admitted;
       r.never_admitted += total.never_admitted;
       r.unplaced_hours += total.unplaced_hours;
       r.groups.push_back(std::move(total));
       for (GroupSummary& row : rows) r.groups.push_back(std::move(row));
     }
     r.totals = std::move(totals);
+    r.gpu_hours_completed = completed_gpu_us_ / kUsPerHour;
+    for (const ResourceHours& h : r.totals) {
+      if (IsAcceleratorResource(h.resource)) r.gpu_hours_lost += h.goodput_lost;
+    }
+    // Ratios: +∞ when there is something to divide but no completion, 0 when there is nothing.
+    auto ratio = [](double num, double den) {
+      if (den > 0) return num / den;
+      return num > 0 ? std::numeric_limits<double>::infinity() : 0.0;
+    };
+    r.preemptions_per_completed_job = ratio(static_cast<double>(preemptions_), static_cast<double>(completed_));
+    r.gpu_hours_lost_per_completed = ratio(r.gpu_hours_lost, r.gpu_hours_completed);
 
     std::vector<uint32_t> fr_order(frs_.size());
     for (uint32_t i = 0; i < fr_order.size(); ++i) fr_order[i] = i;
@@ -1147,7 +1447,28 @@ class Simulation {
     FillSeries(r, queue_order);
     r.preemption_log = std::move(preemption_log_);
     r.preemption_log_dropped = preemption_log_dropped_;
+    FillPreemptionCounts(r);
     return r;
+  }
+
+  // The complete counters, by (victim queue, reason, preemptor queue) and by (victim, reason),
+  // sorted by names ("" first: evictions).
+  void FillPreemptionCounts(SimulationResult& r) const {
+    for (const auto& [key, n] : preemption_counts_) {
+      const auto& [victim, reason, by] = key;
+      r.preemption_counts.push_back({queues_[victim].name, reasons_[reason], QueueName(by), n});
+    }
+    std::sort(r.preemption_counts.begin(), r.preemption_counts.end(), [](const PreemptionCount& a, const PreemptionCount& b) {
+      return std::tie(a.cluster_queue, a.reason, a.preemptor_queue) < std::tie(b.cluster_queue, b.reason, b.preemptor_queue);
+    });
+    for (const PreemptionCount& c : r.preemption_counts) {
+      if (!r.preemptions_by_reason.empty() && r.preemptions_by_reason.back().cluster_queue == c.cluster_queue &&
+          r.preemptions_by_reason.back().reason == c.reason) {
+        r.preemptions_by_reason.back().count += c.count;
+      } else {
+        r.preemptions_by_reason.push_back({c.cluster_queue, c.reason, c.count});
+      }
+    }
   }
 
   void FillSeries(SimulationResult& r, const std::vector<uint32_t>& queue_order) {
@@ -1185,6 +1506,21 @@ class Simulation {
       s.preemptions.push_back(std::move(counts));
     }
     s.jain = avg(s_jain_);
+    std::vector<size_t> pair_order(pairs_.size());
+    for (size_t i = 0; i < pair_order.size(); ++i) pair_order[i] = i;
+    std::sort(pair_order.begin(), pair_order.end(), [&](size_t x, size_t y) {
+      return std::make_pair(QueueName(pairs_[x].first), queues_[pairs_[x].second].name) <
+             std::make_pair(QueueName(pairs_[y].first), queues_[pairs_[y].second].name);
+    });
+    for (size_t i : pair_order) {
+      TimeSeries::PairSeries p;
+      p.preemptor_queue = QueueName(pairs_[i].first);
+      p.cluster_queue = queues_[pairs_[i].second].name;
+      const int series = pair_series_.at(pairs_[i]);
+      p.counts.resize(nb);
+      for (size_t k = 0; k < nb; ++k) p.counts[k] = std::llround(b.sums[static_cast<size_t>(series)][k]);
+      s.pair_preemptions.push_back(std::move(p));
+    }
   }
 
   const SimulationInput& cluster_;
@@ -1239,6 +1575,7 @@ class Simulation {
   std::vector<uint32_t> to_confirm_;
   std::vector<std::vector<uint32_t>> jobs_on_node_;
   std::vector<bool> node_up_;
+  std::vector<bool> accelerator_;  // [resource] counted in GPU-hours
   uint64_t capacity_epoch_ = 0;
   int64_t nodes_down_ = 0;
   WorkloadSpec spec_;  // reused for every submission
@@ -1264,8 +1601,30 @@ class Simulation {
   int64_t cycles_ = 0;
   int64_t instants_ = 0;
   int64_t last_finish_us_ = 0;
+  int64_t started_ = 0;
+  int64_t checkpoints_kept_ = 0;
+  double completed_gpu_us_ = 0;
   std::vector<PreemptionRecord> preemption_log_;
   int64_t preemption_log_dropped_ = 0;
+  // Complete counters: (victim queue, reason, preemptor queue or kNone) → preemptions; for lookup
+  // only, sorted by name when the result is built.
+  absl::flat_hash_map<std::tuple<uint32_t, uint32_t, uint32_t>, int64_t> preemption_counts_;
+  std::vector<std::string> reasons_;  // reason ids, in first-seen order
+  // (preemptor queue, victim queue) → its series in `buckets_`; `pairs_` in creation order.
+  absl::flat_hash_map<std::pair<uint32_t, uint32_t>, int> pair_series_;
+  std::vector<std::pair<uint32_t, uint32_t>> pairs_;
+
+  // The no-progress detector (StalledAt).
+  int64_t window_us_ = 0;
+  int64_t progress_us_ = 0;  // the last progress instant (the trace start counts as one)
+  // The latest first-of-two interruptions of one job (condition 4 holds while it is in the window).
+  int64_t repeated_since_us_ = kNever;
+  uint32_t running_head_ = kNone;  // running jobs, oldest start first
+  uint32_t running_tail_ = kNone;
+  std::vector<FirstSave> first_saves_;  // heap; entries of ended attempts are dropped lazily
+  Ring<Interruption> recent_;           // preemptions and evictions of the last window
+  bool instant_loop_ = false;
+  Livelock livelock_;
 };
 
 }  // namespace

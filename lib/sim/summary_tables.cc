@@ -27,6 +27,7 @@ std::string Ratio(double v) { return Fixed(v, 3); }
 std::string Percent(double v) { return Fixed(v * 100.0, 1); }
 std::string ClassName(const GroupSummary& g) { return g.priority_class.empty() ? "(all)" : g.priority_class; }
 std::string OrDash(const std::string& s) { return s.empty() ? "-" : s; }
+std::string Preemptor(const std::string& queue) { return queue.empty() ? "(eviction)" : queue; }
 
 Table Overview(const SimulationResult& r) {
   Table t{.id = "overview", .title = fmt::format("Run {}", OrDash(r.label)),
@@ -34,9 +35,12 @@ Table Overview(const SimulationResult& r) {
   t.rows = {
       {"jobs submitted", Count(r.jobs)},
       {"admissions (readmissions included)", Count(r.admissions)},
+      {"jobs admitted (at least once)", Count(r.admitted)},
+      {"jobs started (placed on nodes at least once)", Count(r.started)},
       {"jobs completed", Count(r.completed)},
       {"jobs never admitted", Count(r.never_admitted)},
       {"preemptions", Count(r.preemptions)},
+      {"preemptions per completed job", Ratio(r.preemptions_per_completed_job)},
       {"node-failure evictions", Count(r.fault_evictions)},
       {"node failures", Count(r.node_failures)},
       {"scheduling cycles", Count(r.cycles)},
@@ -44,6 +48,12 @@ Table Overview(const SimulationResult& r) {
       {"makespan (s)", Seconds(r.makespan_s)},
       {"admitted but unplaced (job-hours)", Hours(r.unplaced_hours)},
       {"Jain's index (time average)", Ratio(r.avg_jain)},
+      {"GPU-hours completed (requests x duration)", Hours(r.gpu_hours_completed)},
+      {"GPU-hours lost (goodput lost)", Hours(r.gpu_hours_lost)},
+      {"GPU-hours lost per GPU-hour completed", Ratio(r.gpu_hours_lost_per_completed)},
+      {"checkpoints kept by preempted jobs", Count(r.checkpoints_kept)},
+      {"stall window (h)", Hours(r.stall_window_s / 3600.0)},
+      {"livelock (run stopped: no progress)", r.livelock.detected ? "yes" : "no"},
   };
   return t;
 }
@@ -51,18 +61,37 @@ Table Overview(const SimulationResult& r) {
 Table Jobs(const SimulationResult& r) {
   Table t{.id = "jobs",
           .title = "Jobs by ClusterQueue and priority class (times in s)",
-          .header = {"cluster queue", "team", "class", "jobs", "admitted", "completed", "pending",
-                     "preempted", "evicted", "wait p50", "p90", "p99", "max", "done p50", "p90",
-                     "p99", "max", "unplaced h"},
-          .text_columns = 3, .rows = {}, .note = {}};
+          .header = {"cluster queue", "team", "class", "jobs", "admitted", "started", "completed",
+                     "pending", "preempted", "evicted", "wait (admitted) p50", "p90", "p99", "max",
+                     "done p50", "p90", "p99", "max", "unplaced h"},
+          .text_columns = 3, .rows = {},
+          .note = "completed <= started <= admitted: a job admitted but never placed on nodes has not run; "
+                  "waits here are over admitted jobs (next table: all jobs)"};
   for (const GroupSummary& g : r.groups) {
     t.rows.push_back({g.cluster_queue, OrDash(g.team), ClassName(g), Count(g.jobs),
-                      Count(g.admitted), Count(g.completed), Count(g.never_admitted),
+                      Count(g.admitted), Count(g.started), Count(g.completed), Count(g.never_admitted),
                       Count(g.preemptions), Count(g.evictions), Seconds(g.wait.p50),
                       Seconds(g.wait.p90), Seconds(g.wait.p99), Seconds(g.wait.max),
                       Seconds(g.completion.p50), Seconds(g.completion.p90),
                       Seconds(g.completion.p99), Seconds(g.completion.max),
                       Hours(g.unplaced_hours)});
+  }
+  if (t.rows.empty()) t.note = "no jobs";
+  return t;
+}
+
+Table CensoredWaits(const SimulationResult& r) {
+  Table t{.id = "waits-all",
+          .title = "Wait (all, censored at end): submission to first admission, or to the end of the run for "
+                   "jobs never admitted (s)",
+          .header = {"cluster queue", "team", "class", "jobs waited", "never admitted", "wait (all) p50",
+                     "p90", "p99", "max", "mean"},
+          .text_columns = 3, .rows = {}, .note = {}};
+  for (const GroupSummary& g : r.groups) {
+    t.rows.push_back({g.cluster_queue, OrDash(g.team), ClassName(g), Count(g.wait_all.count),
+                      Count(g.wait_all.count - g.wait.count), Seconds(g.wait_all.p50),
+                      Seconds(g.wait_all.p90), Seconds(g.wait_all.p99), Seconds(g.wait_all.max),
+                      Seconds(g.wait_all.mean)});
   }
   if (t.rows.empty()) t.note = "no jobs";
   return t;
@@ -178,32 +207,72 @@ Table JainOverTime(const SimulationResult& r) {
   return t;
 }
 
+// From the run's complete counters (the log is capped; the counts are not).
 Table Preemptions(const SimulationResult& r) {
   Table t{.id = "preemptions",
           .title = "Preemptions and evictions by victim ClusterQueue and reason",
           .header = {"cluster queue", "reason", "by", "count"},
           .text_columns = 3, .rows = {}, .note = {}};
   std::map<std::tuple<std::string, std::string, std::string>, int64_t> counts;
-  for (const PreemptionRecord& p : r.preemption_log) {
-    ++counts[{p.cluster_queue, p.reason, p.preemptor_queue.empty() ? "(eviction)" : p.preemptor_queue}];
+  for (const PreemptionCount& c : r.preemption_counts) {
+    counts[{c.cluster_queue, c.reason, Preemptor(c.preemptor_queue)}] += c.count;
   }
   for (const auto& [key, n] : counts) {
     t.rows.push_back({std::get<0>(key), OrDash(std::get<1>(key)), std::get<2>(key), Count(n)});
   }
   if (t.rows.empty()) t.note = "no preemptions";
-  if (r.preemption_log_dropped > 0) {
-    t.note = fmt::format("{} more records past the log's limit are not counted here",
-                         r.preemption_log_dropped);
-  }
   return t;
 }
 
 }  // namespace
 
+std::string LivelockHeadline(const SimulationResult& r) {
+  const Livelock& l = r.livelock;
+  if (!l.detected) return "";
+  if (l.at_one_instant) {
+    return fmt::format(
+        "LIVELOCK at t={} s ({} h): preempted pods stop at once (eviction delay 0) and evictions kept causing "
+        "new preemptions at this instant; the run was stopped there. Last progress at t={} s ({} h).",
+        Seconds(l.stopped_s), Hours(l.stopped_s / 3600.0), Seconds(l.stalled_since_s),
+        Hours(l.stalled_since_s / 3600.0));
+  }
+  return fmt::format(
+      "LIVELOCK: no progress since t={} s ({} h): for {} h no job completed, kept a checkpoint or ran "
+      "uninterrupted, while {} preemptions and evictions went on; the run was stopped at t={} s ({} h).",
+      Seconds(l.stalled_since_s), Hours(l.stalled_since_s / 3600.0), Hours(l.window_s / 3600.0), l.preemptions,
+      Seconds(l.stopped_s), Hours(l.stopped_s / 3600.0));
+}
+
+std::vector<Table> LivelockTables(const SimulationResult& r) {
+  const Livelock& l = r.livelock;
+  if (!l.detected) return {};
+  const std::string window = fmt::format("the last {} h", Hours(l.window_s / 3600.0));
+  Table pairs{.id = "livelock-pairs",
+              .title = fmt::format("Livelock: preemptions in {} by preemptor -> victim ClusterQueue", window),
+              .header = {"preemptor queue", "victim queue", "preemptions"},
+              .text_columns = 2, .rows = {}, .note = {}};
+  for (const Livelock::QueuePair& p : l.pairs) {
+    pairs.rows.push_back({Preemptor(p.preemptor_queue), p.cluster_queue, Count(p.count)});
+  }
+  if (pairs.rows.empty()) pairs.note = "no preemptions";
+  Table workloads{.id = "livelock-workloads",
+                  .title = fmt::format("Livelock: most-preempted workloads in {}", window),
+                  .header = {"workload", "cluster queue", "preemptions"},
+                  .text_columns = 2, .rows = {}, .note = {}};
+  for (const Livelock::Workload& w : l.workloads) {
+    workloads.rows.push_back({w.workload, w.cluster_queue, Count(w.count)});
+  }
+  if (l.workloads_left_out > 0) {
+    workloads.note = fmt::format("{} more workloads were preempted in the window", l.workloads_left_out);
+  }
+  return {std::move(pairs), std::move(workloads)};
+}
+
 std::vector<Table> RunTables(const SimulationResult& result) {
   std::vector<Table> tables;
   tables.push_back(Overview(result));
   tables.push_back(Jobs(result));
+  tables.push_back(CensoredWaits(result));
   tables.push_back(ResourceHoursTable(result));
   tables.push_back(Utilization(result));
   tables.push_back(Shares(result));

@@ -23,9 +23,17 @@ struct Table {
   std::string note;  ///< printed under the table when not empty (e.g. "none")
 };
 
-/// The tables of one run: overview, jobs by group, resource-hours, utilization, fairness,
-/// preemptions (docs/simulate-output.md §Text).
+/// The tables of one run: overview, jobs by group, censored waits, resource-hours, utilization,
+/// fairness, preemptions (docs/simulate-output.md §Text).
 std::vector<Table> RunTables(const SimulationResult& result);
+
+/// One sentence on a livelocked run (when it stalled, for how long, when it was stopped), or "" when
+/// the run was not stopped as a livelock.
+std::string LivelockHeadline(const SimulationResult& result);
+
+/// A livelocked run's diagnosis: its preemptions of the last window by preemptor → victim
+/// ClusterQueue, and its most-preempted workloads; empty when the run was not a livelock.
+std::vector<Table> LivelockTables(const SimulationResult& result);
 
 /// The side-by-side tables of several runs: the row keys in the text columns, then one column per
 /// run. A row is present when any run has it; runs without it show "-". Rows keep the order in

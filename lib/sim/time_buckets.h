@@ -22,6 +22,12 @@ class TimeBuckets {
 
   int series() const { return series_; }
 
+  /// Adds an empty series (e.g. for a pair of queues first seen mid-run); returns its index.
+  int AddSeries() {
+    sums_.resize(sums_.size() + static_cast<size_t>(capacity_), 0.0);
+    return series_++;
+  }
+
   /// Adds `value` held over [t0, t1) (µs from the start) to series `s`.
   void Add(int s, int64_t t0, int64_t t1, double value) {
     if (t1 <= t0 || value == 0) return;

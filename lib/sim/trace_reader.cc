@@ -35,10 +35,12 @@ enum Column : int {
   kMinCount,
   kDuration,
   kName,
+  kCheckpointInterval,
   kColumnCount
 };
 constexpr std::array<std::string_view, kColumnCount> kColumnNames = {
-    "submit", "namespace", "team", "queue", "priority_class", "priority", "pod_sets", "min_count", "duration", "name"};
+    "submit", "namespace", "team", "queue", "priority_class", "priority", "pod_sets", "min_count", "duration", "name",
+    "checkpoint_interval"};
 
 // Distinct pod-set cells remembered; past this, new shapes are parsed every time (a trace of all
 // different shapes must not grow the cache without bound).
@@ -183,6 +185,7 @@ class Reader {
     job_namespaces_.reserve(expected);
     // Growing the name set rehashes every name read so far, each a random access: size it once.
     if (index_[kName] >= 0) names_seen_.reserve(expected);
+    if (index_[kCheckpointInterval] >= 0) trace_.checkpoint_intervals.reserve(expected);
     while (records_.Next()) {
       if (absl::Status st = Row(); !st.ok()) return st;
     }
@@ -190,6 +193,11 @@ class Reader {
     // The reservation counted every line: give back the slack only when comments left much of it
     // unused (shrinking copies every job).
     if (trace_.jobs.capacity() - trace_.jobs.size() > trace_.jobs.size() / 8) trace_.jobs.shrink_to_fit();
+    // A column no row fills costs nothing: the trace then has no checkpoint intervals at all.
+    if (std::none_of(trace_.checkpoint_intervals.begin(), trace_.checkpoint_intervals.end(),
+                     [](Duration d) { return d.us >= 0; })) {
+      trace_.checkpoint_intervals = {};
+    }
     trace_.Finish();
     return std::move(trace_);
   }
@@ -267,6 +275,16 @@ class Reader {
     if (!duration.ok()) return Error("duration", std::string(duration.status().message()));
     if (duration->us == 0) return Error("duration", QuoteValue(duration_text) + " must be positive");
     job.duration = *duration;
+    if (index_[kCheckpointInterval] >= 0) {
+      const std::string_view text = Cell(kCheckpointInterval);
+      Duration interval = Duration::Microseconds(-1);  // not given
+      if (!text.empty()) {
+        absl::StatusOr<Duration> parsed = ParseTraceTime(text);
+        if (!parsed.ok()) return Error("checkpoint_interval", std::string(parsed.status().message()));
+        interval = *parsed;
+      }
+      trace_.checkpoint_intervals.push_back(interval);
+    }
 
     if (absl::Status st = Owner(&job); !st.ok()) return st;
     if (absl::Status st = OptionalName(kQueue, &job.queue); !st.ok()) return st;

@@ -1,10 +1,12 @@
-// Trace times (trace.h): `90`, `1.5`, `1h30m`, `2.5h`, `250ms`, exact to the microsecond.
+// Trace times (trace.h): `90`, `1.5`, `1h30m`, `2.5h`, `250ms`, exact to the microsecond; and the
+// durations of options and fault files, which also take Go durations.
 #include <cstdint>
 #include <string>
 #include <string_view>
 
 #include "absl/status/status.h"
 #include "fmt/format.h"
+#include "qm/io/time_text.h"
 #include "qm/sim/trace.h"
 #include "sim/trace_text.h"
 
@@ -92,6 +94,16 @@ absl::StatusOr<Duration> ParseTraceTime(std::string_view text) {
     if (total > kMaxTraceTime.us) return TimeError(text, "is more than 100 years");
   }
   return Duration::Microseconds(static_cast<int64_t>(total));
+}
+
+absl::StatusOr<Duration> ParseDurationText(std::string_view text) {
+  absl::StatusOr<Duration> trace_time = ParseTraceTime(text);
+  if (trace_time.ok()) return trace_time;
+  // Go durations: what the options and fault files took before they took the trace's syntax
+  // (`1h1h`, `1.5us`, negative values, which the trace syntax refuses).
+  absl::StatusOr<Duration> go = ParseGoDuration(text);
+  if (go.ok()) return go;
+  return trace_time.status();
 }
 
 std::string FormatTraceTime(Duration d) {

@@ -1,4 +1,5 @@
 // Writing traces as CSV (trace.h, docs/trace-format.md §Canonical form).
+#include <algorithm>
 #include <iterator>
 #include <string>
 #include <string_view>
@@ -51,7 +52,11 @@ void AppendPodSets(std::string& out, const Trace& trace, const TraceJob& job) {
 }  // namespace
 
 std::string WriteTrace(const Trace& trace) {
-  std::string out = "submit,namespace,team,queue,priority_class,priority,pod_sets,min_count,duration,name\n";
+  // The checkpoint_interval column only when a job gives one, so traces without it keep their bytes.
+  const bool checkpoints = std::any_of(trace.checkpoint_intervals.begin(), trace.checkpoint_intervals.end(),
+                                       [](Duration d) { return d.us >= 0; });
+  std::string out = "submit,namespace,team,queue,priority_class,priority,pod_sets,min_count,duration,name";
+  out += checkpoints ? ",checkpoint_interval\n" : "\n";
   out.reserve(out.size() + trace.jobs.size() * 96);
   std::string cell;
   for (size_t k = 0; k < trace.jobs.size(); ++k) {
@@ -90,6 +95,11 @@ std::string WriteTrace(const Trace& trace) {
       AppendValue(out, std::string_view(trace.names).substr(job.name_offset, job.name_size));
     } else if (job.row != static_cast<int64_t>(k) + 1) {
       fmt::format_to(std::back_inserter(out), "job-{}", job.row);
+    }
+    if (checkpoints) {
+      out.push_back(',');
+      const Duration interval = trace.CheckpointIntervalOf(job, Duration::Microseconds(-1));
+      if (interval.us >= 0) out += FormatTraceTime(interval);
     }
     out.push_back('\n');
   }

@@ -1,9 +1,10 @@
 // Writes the HTML report of fixture runs to a file, for the headless-browser test
 // (browser/report_in_chromium.py): `render_fixture_report OUT.html`.
 //
-// Two runs compared: one with preemptions over 12 queues (more than a legend shows by name), one
-// without preemptions; 3 resources each. Charts: run 1 has 3 utilization + pending + CDF +
-// timeline + share + Jain = 8, run 2 the same without the timeline = 7; 15 in all.
+// Two runs compared: one with preemptions over 12 queues (more than a legend shows by name), stopped
+// as a livelock (its banner and diagnosis), one without preemptions; 3 resources each. Charts: run 1
+// has 3 utilization + pending + CDF + timeline + preemptor → victim pairs + share + Jain = 9, run 2
+// the same without the timeline and the pairs = 7; 16 in all.
 #include <cstdio>
 #include <fstream>
 #include <vector>
@@ -22,6 +23,7 @@ int main(int argc, char** argv) {
   busy.queues = 12;
   busy.buckets = 120;
   busy.preemptions = 300;
+  busy.livelock = true;
   GeneratedShape calm;
   calm.label = "dont-lend";
   calm.queues = 5;

@@ -193,6 +193,19 @@ void CheckSelfContained(const std::string& html) {
   CHECK(Count(html, "url(") == 0);
 }
 
+// The first line of `text` that starts with `start`, its runs of spaces collapsed to one; "" if none.
+std::string Line(const std::string& text, std::string_view start) {
+  size_t pos = text.rfind(start, 0) == 0 ? 0 : text.find("\n" + std::string(start));
+  if (pos == std::string::npos) return "";
+  if (text[pos] == '\n') ++pos;
+  const std::string line = text.substr(pos, text.find('\n', pos) - pos);
+  std::string out;
+  for (char c : line) {
+    if (c != ' ' || out.empty() || out.back() != ' ') out += c;
+  }
+  return out;
+}
+
 test::GeneratedShape Shape(std::string label, int queues, int buckets, int preemptions, int variant) {
   test::GeneratedShape shape;
   shape.label = std::move(label);
@@ -215,28 +228,44 @@ TEST_CASE("DisplayAmount: cores, GiB or counted", "[sim][output]") {
 
 TEST_CASE("FormatSimulationText: the tiny run's exact tables", "[sim][output]") {
   const std::string expected = R"(Run tiny
-measure                             value
-----------------------------------  -----
-jobs submitted                          2
-admissions (readmissions included)      3
-jobs completed                          1
-jobs never admitted                     0
-preemptions                             1
-node-failure evictions                  0
-node failures                           0
-scheduling cycles                       4
-virtual instants                        3
-makespan (s)                        120.0
-admitted but unplaced (job-hours)    0.50
-Jain's index (time average)         1.000
+measure                                       value
+--------------------------------------------  -----
+jobs submitted                                    2
+admissions (readmissions included)                3
+jobs admitted (at least once)                     2
+jobs started (placed on nodes at least once)      2
+jobs completed                                    1
+jobs never admitted                               0
+preemptions                                       1
+preemptions per completed job                 1.000
+node-failure evictions                            0
+node failures                                     0
+scheduling cycles                                 4
+virtual instants                                  3
+makespan (s)                                  120.0
+admitted but unplaced (job-hours)              0.50
+Jain's index (time average)                   1.000
+GPU-hours completed (requests x duration)      0.00
+GPU-hours lost (goodput lost)                  0.00
+GPU-hours lost per GPU-hour completed         0.000
+checkpoints kept by preempted jobs                0
+stall window (h)                              24.00
+livelock (run stopped: no progress)              no
 )";
   const std::string text = FormatSimulationText(test::TinyResult());
   CHECK(text.substr(0, expected.size()) == expected);
   const std::string jobs = R"(Jobs by ClusterQueue and priority class (times in s)
-cluster queue  team  class  jobs  admitted  completed  pending  preempted  evicted  wait p50   p90   p99   max  done p50   p90   p99   max  unplaced h
--------------  ----  -----  ----  --------  ---------  -------  ---------  -------  --------  ----  ----  ----  --------  ----  ----  ----  ----------
-team-a-cq      a     (all)     2         2          1        0          1        0      10.0  20.0  20.0  20.0      90.0  90.0  90.0  90.0        0.50
-team-a-cq      a     high      2         2          1        0          1        0      10.0  20.0  20.0  20.0      90.0  90.0  90.0  90.0        0.50
+cluster queue  team  class  jobs  admitted  started  completed  pending  preempted  evicted  wait (admitted) p50   p90   p99   max  done p50   p90   p99   max  unplaced h
+-------------  ----  -----  ----  --------  -------  ---------  -------  ---------  -------  -------------------  ----  ----  ----  --------  ----  ----  ----  ----------
+team-a-cq      a     (all)     2         2        2          1        0          1        0                 10.0  20.0  20.0  20.0      90.0  90.0  90.0  90.0        0.50
+team-a-cq      a     high      2         2        2          1        0          1        0                 10.0  20.0  20.0  20.0      90.0  90.0  90.0  90.0        0.50
+completed <= started <= admitted: a job admitted but never placed on nodes has not run; waits here are over admitted jobs (next table: all jobs)
+
+Wait (all, censored at end): submission to first admission, or to the end of the run for jobs never admitted (s)
+cluster queue  team  class  jobs waited  never admitted  wait (all) p50   p90   p99   max  mean
+-------------  ----  -----  -----------  --------------  --------------  ----  ----  ----  ----
+team-a-cq      a     (all)            2               0            10.0  20.0  20.0  20.0  15.0
+team-a-cq      a     high             2               0            10.0  20.0  20.0  20.0  15.0
 )";
   CHECK(text.find(jobs) != std::string::npos);
   const std::string hours = R"(Resource-hours by ClusterQueue and priority class
@@ -275,13 +304,17 @@ team-a-cq      InClusterQueue  team-a-cq      1
 
 TEST_CASE("FormatSimulationJson: the tiny run's exact object", "[sim][output]") {
   const std::string expected =
-      R"({"label":"tiny","jobs":2,"admissions":3,"completed":1,"never_admitted":0,"preemptions":1,)"
-      R"("fault_evictions":0,"node_failures":0,"cycles":4,"instants":3,"makespan_s":120,)"
-      R"("unplaced_hours":0.5,"avg_jain":1,)"
+      R"({"label":"tiny","jobs":2,"admissions":3,"admitted":2,"started":2,"completed":1,"never_admitted":0,)"
+      R"("preemptions":1,"fault_evictions":0,"node_failures":0,"cycles":4,"instants":3,"makespan_s":120,)"
+      R"("unplaced_hours":0.5,"avg_jain":1,"preemptions_per_completed_job":1,"gpu_hours_completed":0,)"
+      R"("gpu_hours_lost":0,"gpu_hours_lost_per_completed":0,"checkpoints_kept":0,"stall_window_s":86400,)"
+      R"("livelock":{"detected":false,"at_one_instant":false,"stopped_s":0,"stalled_since_s":0,"window_s":0,)"
+      R"("preemptions":0,"pairs":[],"workloads":[],"workloads_left_out":0},)"
       R"("resource_hours":[{"resource":"cpu","unit":"cores","used":1.5,"borrowed":0.25,"lent":0,"goodput_lost":0.125}],)"
-      R"("groups":[{"cluster_queue":"team-a-cq","team":"a","priority_class":"","jobs":2,"admitted":2,)"
+      R"("groups":[{"cluster_queue":"team-a-cq","team":"a","priority_class":"","jobs":2,"admitted":2,"started":2,)"
       R"("completed":1,"never_admitted":0,"preemptions":1,"evictions":0,)"
       R"("wait":{"count":2,"mean_s":15,"p50_s":10,"p90_s":20,"p99_s":20,"max_s":20},)"
+      R"("wait_all":{"count":2,"mean_s":15,"p50_s":10,"p90_s":20,"p99_s":20,"max_s":20},)"
       R"("completion":{"count":1,"mean_s":90,"p50_s":90,"p90_s":90,"p99_s":90,"max_s":90},)"
       R"("unplaced_hours":0.5,"resource_hours":[{"resource":"cpu","unit":"cores","used":1.5,)"
       R"("borrowed":0.25,"lent":0,"goodput_lost":0.125}],"wait_quantiles_s":[)";
@@ -292,9 +325,12 @@ TEST_CASE("FormatSimulationJson: the tiny run's exact object", "[sim][output]") 
       R"("avg_used":1.5,"avg_admitted":2,"utilization":0.375}],)"
       R"("series":{"bucket_seconds":60,"start_s":[0,60],"queues":["team-a-cq"],"resources":["cpu"],)"
       R"("used":{"cpu":{"team-a-cq":[1,2]}},"capacity":{"cpu":[4,4]},"pending":{"team-a-cq":[1,0]},)"
-      R"("share":{"team-a-cq":[0.5,0.25]},"jain":[1,1],"preemptions":{"team-a-cq":[1,0]}},)"
+      R"("share":{"team-a-cq":[0.5,0.25]},"jain":[1,1],"preemptions":{"team-a-cq":[1,0]},)"
+      R"("pair_preemptions":[{"preemptor_queue":"team-a-cq","cluster_queue":"team-a-cq","counts":[1,0]}]},)"
       R"("preemption_log":[{"time_s":30,"workload":"team-a/job-1","cluster_queue":"team-a-cq",)"
-      R"("preemptor_queue":"team-a-cq","reason":"InClusterQueue"}],"preemption_log_dropped":0})"
+      R"("preemptor_queue":"team-a-cq","reason":"InClusterQueue"}],"preemption_log_dropped":0,)"
+      R"("preemption_counts":[{"cluster_queue":"team-a-cq","reason":"InClusterQueue","preemptor_queue":"team-a-cq",)"
+      R"("count":1}],"preemptions_by_reason":[{"cluster_queue":"team-a-cq","reason":"InClusterQueue","count":1}]})"
       "\n";
   CHECK(json.substr(json.size() - std::min(json.size(), tail.size())) == tail);
   CHECK(Count(json, "\"wait_quantiles_s\":[10,10,") == 2);
@@ -374,11 +410,14 @@ TEST_CASE("RenderHtmlReport: empty runs and runs without preemptions say so", "[
     CHECK(Count(html, "<svg") == 7);
     CHECK(Count(html, "No preemptions or evictions in this run.") == 1);
   }
-  SECTION("a run with preemptions draws the timeline") {
+  SECTION("a run with preemptions draws the timeline and the preemptor → victim chart") {
+    // Setup: 40 preemptions, 30 of them by another queue. Expect: 7 charts + timeline + pairs = 9.
     const SimulationResult r = test::GeneratedResult(Shape("four", 4, 48, 40, 0));
     const std::string html = RenderHtmlReport(std::span(&r, 1));
-    CHECK(Count(html, "<svg") == 8);
-    CHECK(Count(html, "-preemptions\"><figcaption>") == 1);
+    CHECK(Count(html, "<svg") == 9);
+    CHECK(Count(html, "id=\"run1-preemptions\"><figcaption>") == 1);
+    CHECK(Count(html, "id=\"run1-pair-preemptions\"><figcaption>") == 1);
+    CHECK(Count(html, "team-01 \u2192 team-00") >= 1);
   }
 }
 
@@ -388,13 +427,75 @@ TEST_CASE("RenderHtmlReport: 100 queues keep a short legend and a small file", "
   std::vector<SimulationResult> runs;
   for (int v = 0; v < 6; ++v) runs.push_back(test::GeneratedResult(Shape(fmt::format("run-{}", v), 100, 120, 2000, v)));
   const std::string one = RenderHtmlReport(std::span(runs.data(), 1));
-  // 3 resources + pending, each naming "other" in its legend and on its area or line.
+  // 3 resources + pending, each naming "other" in its legend and on its area or line; and the 75
+  // preemptor → victim pairs (queue q+1 preempts queue q), of which 65 are "other".
   CHECK(Count(one, "<title>other (90)</title>") == 8);
+  CHECK(Count(one, "<title>other (65)</title>") == 2);
   CHECK(one.size() < 1'000'000);
   const std::string six = RenderHtmlReport(runs);
   CHECK(six.size() < 6'000'000);
   CHECK(Count(six, "<section id=\"run") == 6);
   CHECK(Count(six, "<section id=\"comparison\">") == 1);
+}
+
+TEST_CASE("simulate output: a livelocked run says so first, with its diagnosis", "[sim][output]") {
+  test::GeneratedShape shape = Shape("stuck", 4, 48, 40, 0);
+  shape.livelock = true;
+  const SimulationResult stuck = test::GeneratedResult(shape);
+  const Livelock& l = stuck.livelock;
+  REQUIRE(l.pairs.size() == 3);
+  SECTION("text: a headline, the pairs and the workloads before the tables") {
+    // Setup: stopped at 14400 s after a 1 h window. Expect: the headline first, then the tables.
+    const std::string text = FormatSimulationText(stuck);
+    CHECK(text.rfind("LIVELOCK: no progress since t=10800.0 s (3.00 h): for 1.00 h no job completed, kept a "
+                     "checkpoint or ran uninterrupted, while 99 preemptions and evictions went on; the run was "
+                     "stopped at t=14400.0 s (4.00 h).\n\n", 0) == 0);
+    CHECK(text.find("Livelock: preemptions in the last 1.00 h by preemptor -> victim ClusterQueue\n"
+                    "preemptor queue  victim queue  preemptions\n") != std::string::npos);
+    CHECK(text.find("Livelock: most-preempted workloads in the last 1.00 h\n") != std::string::npos);
+    CHECK(text.find("2 more workloads were preempted in the window\n") != std::string::npos);
+    CHECK(Line(text, "livelock (run") == "livelock (run stopped: no progress) yes");
+    CHECK(text.find("LIVELOCK") < text.find("Run stuck"));
+  }
+  SECTION("JSON: the livelock object") {
+    const std::string json = FormatSimulationJson(stuck);
+    CHECK(ValidJson(json));
+    CHECK(Count(json, R"("livelock":{"detected":true,"at_one_instant":false,"stopped_s":14400,)"
+                      R"("stalled_since_s":10800,"window_s":3600,"preemptions":99,"pairs":[{)") == 1);
+    CHECK(Count(json, R"("workloads_left_out":2})") == 1);
+  }
+  SECTION("HTML: a banner at the top of the run, and a note in the comparison") {
+    const std::vector<SimulationResult> runs = {test::GeneratedResult(Shape("fine", 4, 48, 40, 1)), stuck};
+    const std::string html = RenderHtmlReport(runs);
+    CHECK(TagBalanceProblem(html).empty());
+    CHECK(Count(html, "<div class=\"livelock\" id=\"run2-livelock\" role=\"alert\">") == 1);
+    CHECK(Count(html, "<div class=\"livelock\" id=\"run1-livelock\"") == 0);
+    CHECK(Count(html, "<h3>Livelock: the run was stopped at 4.00 h</h3>") == 1);
+    CHECK(Count(html, "<a href=\"#run2-livelock\">Diagnosis</a>") == 1);
+    CHECK(Count(html, "Run 2: stuck</a> <strong>(livelock: stopped)</strong>") == 1);
+    // The banner comes before the run's overview table.
+    CHECK(html.find("id=\"run2-livelock\"") < html.find("id=\"run2-overview\""));
+    const std::string text = FormatComparisonText(runs);
+    CHECK(text.rfind("stuck: LIVELOCK: no progress since", 0) == 0);
+    CHECK(Line(text, "livelock (stopped") == "livelock (stopped at, h) no yes, 4.00");
+  }
+}
+
+TEST_CASE("simulate output: the preemption table comes from the complete counters, not the capped log", "[sim][output]") {
+  // Setup: the tiny run whose log kept 1 of 5002 preemptions; the counters hold all of them.
+  // Expect: the counts in the table, and no note about records left out.
+  SimulationResult r = test::TinyResult();
+  r.preemption_log_dropped = 5001;
+  r.preemption_counts = {{.cluster_queue = "team-a-cq", .reason = "InClusterQueue", .preemptor_queue = "team-a-cq", .count = 5000},
+                         {.cluster_queue = "team-a-cq", .reason = "NodeFailures", .preemptor_queue = "", .count = 2}};
+  const std::string text = FormatSimulationText(r);
+  const std::string table = R"(Preemptions and evictions by victim ClusterQueue and reason
+cluster queue  reason          by          count
+-------------  --------------  ----------  -----
+team-a-cq      InClusterQueue  team-a-cq    5000
+team-a-cq      NodeFailures    (eviction)      2
+)";
+  CHECK(text.substr(text.size() - std::min(text.size(), table.size())) == table);
 }
 
 TEST_CASE("FormatComparisonText: one column per run, '-' where a run lacks a row", "[sim][output]") {
@@ -404,8 +505,10 @@ TEST_CASE("FormatComparisonText: one column per run, '-' where a run lacks a row
                                               test::GeneratedResult(Shape("b", 3, 8, 4, 1))};
   const std::string text = FormatComparisonText(runs);
   // Jobs: run a = (20 + 25) + (23 + 28) = 96; run b (variant 1) = 47 + 53 + 59 = 159.
-  CHECK(text.find("measure                                 a       b\n") != std::string::npos);
-  CHECK(text.find("jobs submitted                         96     159\n") != std::string::npos);
+  CHECK(text.find("measure                                     a       b\n") != std::string::npos);
+  CHECK(text.find("jobs submitted                             96     159\n") != std::string::npos);
+  CHECK(text.find("jobs started (placed at least once)        92     150\n") != std::string::npos);
+  CHECK(text.find("livelock (stopped at, h)                   no      no\n") != std::string::npos);
   CHECK(text.find("team-02-cq     (all)      -  55/59\n") != std::string::npos);
 }
 

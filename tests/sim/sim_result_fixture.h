@@ -5,7 +5,10 @@
 #define QM_TESTS_SIM_SIM_RESULT_FIXTURE_H_
 
 #include <cstdint>
+#include <map>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "fmt/format.h"
@@ -19,6 +22,8 @@ inline SimulationResult TinyResult() {
   r.label = "tiny";
   r.jobs = 2;
   r.admissions = 3;
+  r.admitted = 2;
+  r.started = 2;
   r.completed = 1;
   r.never_admitted = 0;
   r.preemptions = 1;
@@ -27,11 +32,14 @@ inline SimulationResult TinyResult() {
   r.makespan_s = 120;
   r.unplaced_hours = 0.5;
   r.avg_jain = 1;
+  r.preemptions_per_completed_job = 1;
+  r.stall_window_s = 86400;
   r.totals = {{.resource = "cpu", .used = 1.5, .borrowed = 0.25, .lent = 0, .goodput_lost = 0.125}};
   GroupSummary total{.cluster_queue = "team-a-cq", .team = "a", .priority_class = "",
-                     .jobs = 2, .admitted = 2, .completed = 1, .never_admitted = 0,
+                     .jobs = 2, .admitted = 2, .started = 2, .completed = 1, .never_admitted = 0,
                      .preemptions = 1, .evictions = 0,
                      .wait = {.count = 2, .mean = 15, .p50 = 10, .p90 = 20, .p99 = 20, .max = 20},
+                     .wait_all = {.count = 2, .mean = 15, .p50 = 10, .p90 = 20, .p99 = 20, .max = 20},
                      .completion = {.count = 1, .mean = 90, .p50 = 90, .p90 = 90, .p99 = 90, .max = 90},
                      .unplaced_hours = 0.5, .resources = r.totals, .wait_quantiles = {}};
   for (int k = 0; k <= 100; ++k) total.wait_quantiles.push_back(k < 50 ? 10.0 : 20.0);
@@ -50,8 +58,12 @@ inline SimulationResult TinyResult() {
   r.series.share = {{0.5, 0.25}};
   r.series.jain = {1, 1};
   r.series.preemptions = {{1, 0}};
+  r.series.pair_preemptions = {{.preemptor_queue = "team-a-cq", .cluster_queue = "team-a-cq", .counts = {1, 0}}};
   r.preemption_log = {{.time_s = 30, .workload = "team-a/job-1", .cluster_queue = "team-a-cq",
                        .preemptor_queue = "team-a-cq", .reason = "InClusterQueue"}};
+  r.preemption_counts = {{.cluster_queue = "team-a-cq", .reason = "InClusterQueue", .preemptor_queue = "team-a-cq",
+                          .count = 1}};
+  r.preemptions_by_reason = {{.cluster_queue = "team-a-cq", .reason = "InClusterQueue", .count = 1}};
   return r;
 }
 
@@ -63,6 +75,7 @@ struct GeneratedShape {
   double bucket_seconds = 300;
   int preemptions = 40;  ///< records in the preemption log (0: none)
   int variant = 0;       ///< shifts every pattern, so compared runs differ
+  bool livelock = false;  ///< stopped as a livelock, with a diagnosis naming its queues
 };
 
 /// Several queues (teams "team-00", ...) with classes "high" and "low", three resources and
@@ -123,6 +136,29 @@ inline SimulationResult GeneratedResult(const GeneratedShape& shape) {
     const auto bucket = static_cast<size_t>(t / shape.bucket_seconds);
     ++s.preemptions[static_cast<size_t>(q)][bucket];
   }
+  // The complete counters and the pair series, from the log (here it holds every preemption).
+  std::map<std::tuple<std::string, std::string, std::string>, int64_t> counts;
+  std::map<std::pair<std::string, std::string>, std::vector<int64_t>> pairs;
+  for (const PreemptionRecord& p : r.preemption_log) {
+    ++counts[{p.cluster_queue, p.reason, p.preemptor_queue}];
+    if (p.preemptor_queue.empty()) continue;
+    std::vector<int64_t>& row = pairs[{p.preemptor_queue, p.cluster_queue}];
+    row.resize(static_cast<size_t>(shape.buckets), 0);
+    ++row[static_cast<size_t>(p.time_s / shape.bucket_seconds)];
+  }
+  for (const auto& [key, n] : counts) {
+    const auto& [queue, reason, by] = key;
+    r.preemption_counts.push_back({.cluster_queue = queue, .reason = reason, .preemptor_queue = by, .count = n});
+    if (!r.preemptions_by_reason.empty() && r.preemptions_by_reason.back().cluster_queue == queue &&
+        r.preemptions_by_reason.back().reason == reason) {
+      r.preemptions_by_reason.back().count += n;
+    } else {
+      r.preemptions_by_reason.push_back({.cluster_queue = queue, .reason = reason, .count = n});
+    }
+  }
+  for (auto& [key, row] : pairs) {
+    s.pair_preemptions.push_back({.preemptor_queue = key.first, .cluster_queue = key.second, .counts = std::move(row)});
+  }
 
   for (int q = 0; q < shape.queues; ++q) {
     GroupSummary total;
@@ -134,11 +170,14 @@ inline SimulationResult GeneratedResult(const GeneratedShape& shape) {
       g.priority_class = classes[c];
       g.jobs = 20 + 3 * q + 5 * static_cast<int>(c) + v;
       g.admitted = g.jobs - q % 3;
-      g.completed = g.admitted - 1;
+      g.started = g.admitted - (q + static_cast<int>(c)) % 2;
+      g.completed = g.started - 1;
       g.never_admitted = g.jobs - g.admitted;
       const double base = 30.0 * (q + 1) * static_cast<double>(c + 1) + 10 * v;
       g.wait = {.count = g.admitted, .mean = base * 1.2, .p50 = base, .p90 = base * 3,
                 .p99 = base * 5, .max = base * 6};
+      g.wait_all = {.count = g.jobs, .mean = base * 1.5, .p50 = base, .p90 = base * 4,
+                    .p99 = base * 9, .max = base * 20};
       g.completion = {.count = g.completed, .mean = base + 3600, .p50 = base + 3000,
                       .p90 = base + 5000, .p99 = base + 7000, .max = base + 8000};
       for (int k = 0; k <= 100; ++k) {
@@ -157,6 +196,7 @@ inline SimulationResult GeneratedResult(const GeneratedShape& shape) {
     for (const GroupSummary& g : rows) {
       total.jobs += g.jobs;
       total.admitted += g.admitted;
+      total.started += g.started;
       total.completed += g.completed;
       total.never_admitted += g.never_admitted;
       total.unplaced_hours += g.unplaced_hours;
@@ -164,12 +204,15 @@ inline SimulationResult GeneratedResult(const GeneratedShape& shape) {
     for (int64_t n : s.preemptions[static_cast<size_t>(q)]) total.preemptions += n;
     rows[0].preemptions = total.preemptions;
     total.wait = rows[1].wait;
+    total.wait_all = rows[1].wait_all;
     total.completion = rows[1].completion;
     total.wait_quantiles = rows[1].wait_quantiles;
     total.resources = rows[0].resources;
     r.groups.push_back(total);
     for (const GroupSummary& g : rows) r.groups.push_back(g);
     r.jobs += total.jobs;
+    r.admitted += total.admitted;
+    r.started += total.started;
     r.completed += total.completed;
     r.never_admitted += total.never_admitted;
     r.admissions += total.admitted;
@@ -181,6 +224,32 @@ inline SimulationResult GeneratedResult(const GeneratedShape& shape) {
   r.makespan_s = shape.buckets * shape.bucket_seconds;
   r.unplaced_hours = 0.25 * shape.queues;
   r.avg_jain = 0.75;
+  r.stall_window_s = 86400;
+  r.gpu_hours_completed = 40.0 * shape.queues;
+  r.gpu_hours_lost = 1.5;
+  r.gpu_hours_lost_per_completed = r.gpu_hours_lost / r.gpu_hours_completed;
+  r.preemptions_per_completed_job = r.completed > 0 ? static_cast<double>(r.preemptions) / static_cast<double>(r.completed) : 0;
+  if (shape.livelock) {
+    Livelock& l = r.livelock;
+    r.stall_window_s = 3600;
+    l.detected = true;
+    l.window_s = r.stall_window_s;
+    l.stopped_s = r.makespan_s;
+    l.stalled_since_s = r.makespan_s - l.window_s;
+    for (size_t i = 0; i < s.pair_preemptions.size() && i < 4; ++i) {
+      const TimeSeries::PairSeries& p = s.pair_preemptions[i];
+      l.pairs.push_back({.preemptor_queue = p.preemptor_queue, .cluster_queue = p.cluster_queue, .count = 40 - 7 * static_cast<int64_t>(i)});
+      l.preemptions += l.pairs.back().count;
+    }
+    for (int k = 0; k < 12 && k < shape.preemptions; ++k) {
+      const PreemptionRecord& p = r.preemption_log[static_cast<size_t>(k)];
+      l.workloads.push_back({.workload = p.workload, .cluster_queue = p.cluster_queue, .count = 30 - k});
+    }
+    if (l.workloads.size() > 10) {
+      l.workloads_left_out = static_cast<int64_t>(l.workloads.size() - 10);
+      l.workloads.resize(10);
+    }
+  }
   for (size_t res = 0; res < resources.size(); ++res) {
     r.totals.push_back({.resource = resources[res], .used = 100.0 * static_cast<double>(res + 1), .borrowed = 5,
                         .lent = 5, .goodput_lost = 1.5});
@@ -209,6 +278,13 @@ inline SimulationResult HostileResult() {
   r.series.queues = {queue};
   r.preemption_log[0].cluster_queue = queue;
   r.preemption_log[0].reason = "<img src=x onerror=alert(1)>";
+  r.preemption_counts[0].cluster_queue = queue;
+  r.preemption_counts[0].reason = r.preemption_log[0].reason;
+  r.series.pair_preemptions[0].cluster_queue = queue;
+  r.livelock = {.detected = true, .at_one_instant = false, .stopped_s = 120, .stalled_since_s = 0, .window_s = 86400,
+                .preemptions = 1, .pairs = {{.preemptor_queue = queue, .cluster_queue = queue, .count = 1}},
+                .workloads = {{.workload = "</p><script>x</script>", .cluster_queue = queue, .count = 1}},
+                .workloads_left_out = 0};
   r.utilization[0].flavor = "fl\\avor\n\"x\"";
   return r;
 }

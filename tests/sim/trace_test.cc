@@ -121,6 +121,36 @@ TEST_CASE("ParseTraceTime: seconds or units, exact to the microsecond", "[sim][t
   }
 }
 
+TEST_CASE("simulate options: ParseDurationText reads the trace's time syntax or a Go duration", "[sim][trace]") {
+  // Setup: forms of either syntax, one of both, and text neither reads. Expect: the exact value, or
+  // the trace syntax's message.
+  const std::pair<const char*, int64_t> cases[] = {
+      {"2d", 2 * 86'400'000'000LL},         // days: trace syntax only
+      {"1d12h", 36 * 3'600'000'000LL},      // trace syntax only
+      {"90", 90'000'000},                   // plain seconds: trace syntax only
+      {"2.5h", 9'000'000'000},              // both
+      {"720h", 720 * 3'600'000'000LL},      // both
+      {"1h1h", 2 * 3'600'000'000LL},        // Go only (repeated unit)
+      {"30m1h", 5'400'000'000},             // Go only (units in any order)
+      {"1.5us", -1},                        // finer than a microsecond in both: an error
+      {"-5s", -5'000'000},                  // Go only; the caller checks the sign
+  };
+  for (const auto& [text, us] : cases) {
+    INFO(text);
+    absl::StatusOr<Duration> d = ParseDurationText(text);
+    if (us == -1) {
+      CHECK_FALSE(d.ok());
+      continue;
+    }
+    REQUIRE(d.ok());
+    CHECK(d->us == us);
+  }
+  absl::StatusOr<Duration> bad = ParseDurationText("soon");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.status().message() ==
+        "\"soon\" is not a time (seconds, or numbers with units d, h, m, s, ms, e.g. 90, 1.5s, 1h30m)");
+}
+
 TEST_CASE("ReadTraceFile: the shipped sample", "[sim][trace]") {
   // Setup: tests/sim/data/sample.csv (comments, a blank line, quotes, spaces, min_count, a team).
   // Expect: four jobs sorted by submit time, every field as written.
@@ -187,7 +217,7 @@ TEST_CASE("ReadTraceString: every error names file, line and column", "[sim][tra
       {"# only a comment\n\n", "t.csv:1: header: missing: the first line must name the columns, e.g. submit,namespace,pod_sets,duration"},
       {"submit,namespace,pod_sets,duration,gpus\n",
        "t.csv:1: \"gpus\": unknown column (known: submit, namespace, team, queue, priority_class, priority, pod_sets, "
-       "min_count, duration, name)"},
+       "min_count, duration, name, checkpoint_interval)"},
       {"submit,namespace,pod_sets,duration,submit\n", "t.csv:1: submit: duplicate column"},
       {"submit,namespace,pod_sets\n", "t.csv:1: duration: missing column"},
       {"namespace,pod_sets,duration\n", "t.csv:1: submit: missing column"},
@@ -342,6 +372,50 @@ TEST_CASE("WriteTrace: canonical text that reads back equal", "[sim][trace]") {
     j.queue = t.Intern("say \"hi\"");
     t.jobs.push_back(j);
     CHECK(WriteTrace(t) == std::string(kHeader) + "0,\"a,b\",,\"say \"\"hi\"\"\",,,,,1,\n");
+  }
+}
+
+TEST_CASE("simulate trace: checkpoint_interval, an optional per-job column, read, written and read back", "[sim][trace]") {
+  SECTION("empty: the simulator's default; 0: none; else the interval, in the time syntax") {
+    // Setup: three rows (empty, 0, 1h30m) written out of submit order. Expect: values by row, looked
+    // up through the job; the column written last and only because a row gives a value.
+    const std::string csv =
+        "submit,namespace,pod_sets,duration,checkpoint_interval\n"
+        "20,a,1x{cpu=1},10h,\n"
+        "10,a,1x{cpu=1},10h,0\n"
+        "0,a,1x{cpu=1},10h,1h30m\n";
+    absl::StatusOr<Trace> t = ReadTraceString(csv, "t.csv");
+    REQUIRE(t.ok());
+    REQUIRE(t->checkpoint_intervals.size() == 3);
+    const Duration fallback = Duration::Seconds(600);
+    REQUIRE(t->jobs[0].row == 3);
+    CHECK(t->CheckpointIntervalOf(t->jobs[0], fallback) == Duration::Seconds(5400));
+    CHECK(t->CheckpointIntervalOf(t->jobs[1], fallback) == Duration{});
+    CHECK(t->CheckpointIntervalOf(t->jobs[2], fallback) == fallback);
+    const std::string text = WriteTrace(*t);
+    CHECK(text ==
+          "submit,namespace,team,queue,priority_class,priority,pod_sets,min_count,duration,name,checkpoint_interval\n"
+          "0,a,,,,,1x{cpu=1},,36000,job-3,5400\n"
+          "10,a,,,,,1x{cpu=1},,36000,,0\n"
+          "20,a,,,,,1x{cpu=1},,36000,job-1,\n");
+    absl::StatusOr<Trace> again = ReadTraceString(text, "again.csv");
+    REQUIRE(again.ok());
+    CHECK(WriteTrace(*again) == text);
+    CHECK(again->CheckpointIntervalOf(again->jobs[0], fallback) == Duration::Seconds(5400));
+    CHECK(again->CheckpointIntervalOf(again->jobs[2], fallback) == fallback);
+  }
+  SECTION("a column no row fills is dropped: no memory, and the trace writes without it") {
+    absl::StatusOr<Trace> t = ReadTraceString("submit,namespace,pod_sets,duration,checkpoint_interval\n0,a,1x{cpu=1},1,\n", "t.csv");
+    REQUIRE(t.ok());
+    CHECK(t->checkpoint_intervals.empty());
+    CHECK(WriteTrace(*t) == std::string(kHeader) + "0,a,,,,,1x{cpu=1},,1,\n");
+  }
+  SECTION("errors name the column") {
+    CHECK(ErrorOf("submit,namespace,pod_sets,duration,checkpoint_interval\n0,a,1x{cpu=1},1,-1h\n") ==
+          "t.csv:2: checkpoint_interval: \"-1h\" must not be negative");
+    CHECK(ErrorOf("submit,namespace,pod_sets,duration,checkpoint_interval\n0,a,1x{cpu=1},1,often\n") ==
+          "t.csv:2: checkpoint_interval: \"often\" is not a time (seconds, or numbers with units d, h, m, s, ms, "
+          "e.g. 90, 1.5s, 1h30m)");
   }
 }
 

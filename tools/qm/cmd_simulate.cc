@@ -3,15 +3,17 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdint>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "args.h"
 #include "command.h"
 #include "fmt/format.h"
-#include "qm/io/time_text.h"
 #include "qm/sim/sim_result.h"
 #include "qm/sim/simulator.h"
 #include "qm/sim/trace.h"
@@ -19,9 +21,13 @@
 namespace qm::cli {
 namespace {
 
-constexpr OptionSpec kOptions[] = {{"trace", true},   {"faults", true},  {"output", true},
-                                   {"report", true},  {"compare", false}, {"buckets", true},
-                                   {"horizon", true}, {"eviction-delay", true}, {"quiet", false}};
+constexpr OptionSpec kOptions[] = {{"trace", true},         {"faults", true},         {"output", true},
+                                   {"report", true},        {"compare", false},       {"buckets", true},
+                                   {"horizon", true},       {"eviction-delay", true}, {"stall-window", true},
+                                   {"checkpoint-interval", true}, {"quiet", false}};
+
+// Exit status of a run stopped as a livelock (any run, with --compare); its output is complete.
+constexpr int kLivelockStatus = 3;
 
 std::string BaseName(const std::string& path) {
   const size_t slash = path.find_last_of('/');
@@ -59,6 +65,17 @@ class ProgressLine {
   Clock::time_point last_{};
 };
 
+// Reads `--name` as a duration (the trace's time syntax or a Go duration; sim::ParseDurationText)
+// into `out`. False when the option is given but is not a duration of at least `min_us` µs.
+bool DurationOption(const Args& args, std::string_view name, int64_t min_us, Duration* out) {
+  const std::optional<std::string> text = args.Value(name);
+  if (!text) return true;
+  absl::StatusOr<Duration> d = sim::ParseDurationText(*text);
+  if (!d.ok() || d->us < min_us) return false;
+  *out = *d;
+  return true;
+}
+
 int RunSimulate(std::span<const std::string> argv) {
   absl::StatusOr<Args> args = ParseArgs(argv, kOptions);
   if (!args.ok()) return UsageError(kSimulateCommand, std::string(args.status().message()));
@@ -86,19 +103,22 @@ int RunSimulate(std::span<const std::string> argv) {
     }
     options.buckets = static_cast<int>(v);
   }
-  if (auto h = args->Value("horizon")) {
-    absl::StatusOr<Duration> horizon = ParseGoDuration(*h);
-    if (!horizon.ok() || horizon->us <= 0) {
-      return UsageError(kSimulateCommand, fmt::format("--horizon \"{}\" is not a positive duration (e.g. 720h)", *h));
-    }
-    options.horizon = *horizon;
+  if (!DurationOption(*args, "horizon", 1, &options.horizon)) {
+    return UsageError(kSimulateCommand, fmt::format("--horizon \"{}\" is not a positive duration (e.g. 720h, 30d, 1d12h)",
+                                                    *args->Value("horizon")));
   }
-  if (auto d = args->Value("eviction-delay")) {
-    absl::StatusOr<Duration> delay = ParseGoDuration(*d);
-    if (!delay.ok() || delay->us < 0) {
-      return UsageError(kSimulateCommand, fmt::format("--eviction-delay \"{}\" is not a duration >= 0 (e.g. 30s)", *d));
-    }
-    options.eviction_delay = *delay;
+  if (!DurationOption(*args, "eviction-delay", 0, &options.eviction_delay)) {
+    return UsageError(kSimulateCommand, fmt::format("--eviction-delay \"{}\" is not a duration >= 0 (e.g. 30s, 0)",
+                                                    *args->Value("eviction-delay")));
+  }
+  if (!DurationOption(*args, "stall-window", 1, &options.stall_window)) {
+    return UsageError(kSimulateCommand, fmt::format("--stall-window \"{}\" is not a positive duration (e.g. 24h, 2d)",
+                                                    *args->Value("stall-window")));
+  }
+  if (!DurationOption(*args, "checkpoint-interval", 0, &options.checkpoint_interval)) {
+    return UsageError(kSimulateCommand,
+                      fmt::format("--checkpoint-interval \"{}\" is not a duration >= 0 (e.g. 1h, 30m; 0 = none)",
+                                  *args->Value("checkpoint-interval")));
   }
 
   absl::StatusOr<sim::Trace> trace = sim::ReadTraceOrPerfConfigFile(*trace_path);
@@ -144,6 +164,11 @@ int RunSimulate(std::span<const std::string> argv) {
       std::cerr << result.status().message() << "\n";
       return result.status().code() == absl::StatusCode::kInvalidArgument ? 2 : 1;
     }
+    if (result->livelock.detected) {
+      std::cerr << fmt::format("qm simulate: {}: livelock: no progress since t={:.1f} h; stopped at t={:.1f} h "
+                               "(exit status 3; the diagnosis is in the output)\n",
+                               label, result->livelock.stalled_since_s / 3600.0, result->livelock.stopped_s / 3600.0);
+    }
     runs.push_back(*std::move(result));
   }
 
@@ -161,6 +186,9 @@ int RunSimulate(std::span<const std::string> argv) {
   } else {
     std::cout << (output == "json" ? sim::FormatSimulationJson(runs[0]) : sim::FormatSimulationText(runs[0]));
   }
+  for (const sim::SimulationResult& r : runs) {
+    if (r.livelock.detected) return kLivelockStatus;
+  }
   return 0;
 }
 
@@ -171,15 +199,24 @@ const Command kSimulateCommand = {
     "Simulate a cluster and its policies over a workload trace",
     R"(Usage: qm simulate CLUSTER --trace TRACE [--faults FILE] [--output text|json]
                    [--report FILE.html] [--buckets N] [--horizon DURATION]
-                   [--eviction-delay DURATION] [--quiet]
+                   [--eviction-delay DURATION] [--stall-window DURATION]
+                   [--checkpoint-interval DURATION] [--quiet]
        qm simulate --compare CLUSTER_A CLUSTER_B ... --trace TRACE [options]
 
 Runs the jobs of TRACE on the cluster in virtual time, through the same engine a
 host embeds: jobs are submitted at their submit times, admitted by Kueue's rules
 (quotas, cohorts, borrowing and lending, fair sharing, priorities, preemption),
 placed on nodes gang-wise, run for their duration, and finish. Preempted or
-evicted jobs lose their progress and run again from the start when readmitted.
-Same inputs, same output, byte for byte.
+evicted jobs lose their progress since their last checkpoint (all of it without
+checkpoints) and run the rest when readmitted. Same inputs, same output, byte
+for byte.
+
+The run always ends: when every job has finished or can never run, at
+--horizon, or as a livelock when for one stall window no job completed, kept a
+checkpoint or ran the whole window uninterrupted while jobs were still being
+preempted (a preemption loop). A livelocked run is stopped at that instant with
+a diagnosis (the preemptor -> victim ClusterQueues and the most-preempted
+workloads) and keeps every figure up to there.
 
 CLUSTER is a YAML file with Kueue objects (ResourceFlavor, ClusterQueue, Cohort,
 LocalQueue, WorkloadPriorityClass, ...) or SageMaker HyperPod policies
@@ -201,14 +238,24 @@ Options:
   --compare           simulate the same trace on every CLUSTER given; one table
                       side by side (and one report)
   --buckets N         time-series resolution of the report (default 120)
-  --horizon DURATION  stop at this simulated time (e.g. 720h); default: when every
-                      job has finished or can never run
+  --horizon DURATION  stop at this simulated time (e.g. 720h, 30d); default: when
+                      every job has finished or can never run
   --eviction-delay D  how long preempted jobs take to stop; they keep their nodes
                       and quota meanwhile and the preemptor waits (default 30s;
-                      0s stops them at once)
+                      0 stops them at once)
+  --stall-window D    the no-progress window of the livelock detector (default
+                      24h; always on, only its length changes)
+  --checkpoint-interval D
+                      preempted or evicted jobs keep their work up to their last
+                      checkpoint, taken every D of run time (default: none); a
+                      trace's checkpoint_interval column overrides it per job
   --quiet             no progress line (it is shown only on a terminal anyway)
 
-Exit status: 0 simulated, 1 the simulation failed, 2 bad input or arguments.
+Durations: seconds (90), numbers with units d, h, m, s, ms (1d12h, 2.5h, 30m),
+or Go durations (1h30m, 500ms).
+
+Exit status: 0 simulated, 1 the simulation failed, 2 bad input or arguments,
+3 simulated, but a run was stopped as a livelock (the output is complete).
 )",
     RunSimulate,
 };

@@ -19,6 +19,10 @@ namespace qm::sim {
 double DisplayAmount(std::string_view resource, int64_t amount);
 /// "cores", "GiB" or "" (counted).
 const char* DisplayUnit(std::string_view resource);
+/// An accelerator device of the instance catalogue, counted in "GPU-hours": `nvidia.com/gpu` and
+/// `aws.amazon.com/neurondevice` (MIG slices such as `nvidia.com/mig-1g.10gb` are parts of a GPU,
+/// not devices, and are left out).
+bool IsAcceleratorResource(std::string_view resource);
 
 /// A sample's figures in seconds; all 0 when `count == 0`. Percentiles are nearest-rank.
 struct Percentiles {
@@ -47,11 +51,15 @@ struct GroupSummary {
   std::string priority_class;  ///< "" on the queue's total row; "(none)" for jobs without one
   int64_t jobs = 0;            ///< submitted
   int64_t admitted = 0;        ///< admitted at least once
+  int64_t started = 0;         ///< placed on nodes at least once (completed ≤ started ≤ admitted)
   int64_t completed = 0;
   int64_t never_admitted = 0;  ///< still pending when the run ended
   int64_t preemptions = 0;     ///< times one of its jobs was preempted
   int64_t evictions = 0;       ///< times one of its jobs was evicted by a node failure
   Percentiles wait;            ///< submission → first admission (admitted jobs)
+  /// Submission → first admission, and for jobs submitted but never admitted submission → the end
+  /// of the run (censored); jobs whose submit time lies past the end are not counted.
+  Percentiles wait_all;
   Percentiles completion;      ///< submission → finish (completed jobs)
   double unplaced_hours = 0;   ///< Σ time admitted but not placed on nodes (job-hours)
   std::vector<ResourceHours> resources;  ///< sorted by resource
@@ -88,6 +96,14 @@ struct TimeSeries {
   std::vector<std::vector<double>> share;        ///< [queue][bucket] time-average weighted share
   std::vector<double> jain;                      ///< [bucket] Jain's index over queues with demand
   std::vector<std::vector<int64_t>> preemptions;  ///< [queue][bucket] preemptions of its jobs
+  /// Preemptions per bucket for each (preemptor's ClusterQueue, victim's ClusterQueue) pair that
+  /// preempted at least once, sorted by (preemptor, victim); evictions are not preemptions.
+  struct PairSeries {
+    std::string preemptor_queue;  ///< "" when the preemptor is not a job of the trace
+    std::string cluster_queue;    ///< the victims'
+    std::vector<int64_t> counts;  ///< [bucket]
+  };
+  std::vector<PairSeries> pair_preemptions;
 };
 
 /// One preemption or eviction, for the timeline.
@@ -99,11 +115,56 @@ struct PreemptionRecord {
   std::string reason;           ///< Kueue's reason (InClusterQueue, InCohortReclamation, ...)
 };
 
+/// Preemptions and evictions of one (victim's ClusterQueue, reason, preemptor's ClusterQueue),
+/// counted over the whole run (not from the capped log).
+struct PreemptionCount {
+  std::string cluster_queue;    ///< the victims'
+  std::string reason;           ///< Kueue's reason, or the eviction's (`NodeFailures`)
+  std::string preemptor_queue;  ///< "" for an eviction (or a preemptor outside the trace)
+  int64_t count = 0;
+};
+
+/// Preemptions and evictions of one victim ClusterQueue for one reason, over the whole run.
+struct ReasonCount {
+  std::string cluster_queue;
+  std::string reason;
+  int64_t count = 0;
+};
+
+/// Why a run was stopped as a preemption livelock (docs/simulate.md §No progress).
+struct Livelock {
+  /// One (preemptor's ClusterQueue → victim's ClusterQueue) pair and its preemptions in the window;
+  /// evictions count under preemptor "" (`(eviction)` in the tables).
+  struct QueuePair {
+    std::string preemptor_queue;
+    std::string cluster_queue;
+    int64_t count = 0;
+  };
+  /// One workload preempted or evicted in the window.
+  struct Workload {
+    std::string workload;       ///< "namespace/name"
+    std::string cluster_queue;  ///< its ClusterQueue
+    int64_t count = 0;          ///< preemptions and evictions in the window
+  };
+  bool detected = false;
+  /// True when preemptions repeated at one instant (`eviction_delay` 0) instead of over the window.
+  bool at_one_instant = false;
+  double stopped_s = 0;        ///< when the run was stopped
+  double stalled_since_s = 0;  ///< the last progress instant (0: none since the trace start)
+  double window_s = 0;         ///< the stall window the run was checked with
+  int64_t preemptions = 0;     ///< preemptions and evictions in (stopped − window, stopped]
+  std::vector<QueuePair> pairs;          ///< most preemptions first, ties by names
+  std::vector<Workload> workloads;       ///< most preempted first, ties by name; at most 10
+  int64_t workloads_left_out = 0;        ///< preempted in the window, past the first 10
+};
+
 /// Everything one run measured.
 struct SimulationResult {
   std::string label;  ///< names the run in comparisons (the cluster file's name)
   int64_t jobs = 0;
   int64_t admissions = 0;  ///< readmissions included
+  int64_t admitted = 0;    ///< jobs admitted at least once
+  int64_t started = 0;     ///< jobs placed on nodes at least once (completed ≤ started ≤ admitted)
   int64_t completed = 0;
   int64_t never_admitted = 0;
   int64_t preemptions = 0;
@@ -114,12 +175,27 @@ struct SimulationResult {
   double makespan_s = 0;    ///< trace start → last finish
   double unplaced_hours = 0;
   double avg_jain = 0;      ///< time-average of `series.jain` over buckets with demand
+  /// preemptions / completed; +∞ when preemptions but no completion, 0 when neither.
+  double preemptions_per_completed_job = 0;
+  /// GPU-hours (accelerator devices, `IsAcceleratorResource`): requests × duration of the completed
+  /// jobs, and goodput lost; their ratio (+∞ when lost but nothing completed, 0 when neither).
+  double gpu_hours_completed = 0;
+  double gpu_hours_lost = 0;
+  double gpu_hours_lost_per_completed = 0;
+  /// Checkpoints preempted or evicted jobs kept (work they did not run again).
+  int64_t checkpoints_kept = 0;
+  double stall_window_s = 0;  ///< the no-progress window the run was checked with
+  Livelock livelock;
   std::vector<ResourceHours> totals;             ///< over every queue, sorted by resource
   std::vector<GroupSummary> groups;              ///< by queue, its total row first, then classes
   std::vector<FlavorUtilization> utilization;    ///< sorted by (flavor, resource)
   TimeSeries series;
-  std::vector<PreemptionRecord> preemption_log;  ///< in time order, at most 10,000
-  int64_t preemption_log_dropped = 0;            ///< records past the 10,000th
+  std::vector<PreemptionRecord> preemption_log;  ///< in time order, at most the log's limit (10,000)
+  int64_t preemption_log_dropped = 0;            ///< records past the limit
+  /// Every preemption and eviction, counted: by (victim queue, reason, preemptor queue), and by
+  /// (victim queue, reason); sorted by those names.
+  std::vector<PreemptionCount> preemption_counts;
+  std::vector<ReasonCount> preemptions_by_reason;
 };
 
 /// The summary as text tables (what `qm simulate` prints).

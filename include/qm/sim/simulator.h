@@ -12,13 +12,18 @@
 //   QM_ASSIGN_OR_RETURN(qm::sim::SimulationResult r, qm::sim::Simulate(cluster, trace));
 //   std::cout << qm::sim::FormatSimulationText(r);
 //
-// Order at one instant (documented in docs/simulate.md §Time): finishes, node repairs, node
-// failures (their evictions), submissions, each in (time, insertion) order; then cycles run until
-// settled, evictions are confirmed at once (pods stop immediately) and cycles run again; then
-// admitted-but-unplaced workloads are placed, oldest admission first.
+// Order at one instant (documented in docs/simulate.md §Model): finishes, stops of preempted pods
+// whose grace period ended, node repairs, node failures (their evictions), submissions, each in
+// (time, insertion) order; then cycles run until settled, evictions whose pods stop at once are
+// confirmed and cycles run again; then admitted-but-unplaced workloads are placed, oldest admission
+// first; then the no-progress detector looks back over the stall window (docs/simulate.md §No
+// progress) and stops the run as a livelock when nothing progressed while jobs kept being preempted.
+// A run therefore always ends.
 //
 // Cost: O(jobs × (cycle cost per admission + placement)) with placement O(nodes of the flavor)
-// per pod set; memory O(jobs) for per-job records (about 100 B each) plus the engine's.
+// per pod set, and O(1) amortised per event for the detector (O(log running) per attempt of a
+// job that checkpoints within a window); memory O(jobs) for per-job records
+// (about 130 B each) plus the engine's, and the preemptions of the last stall window.
 #ifndef QM_SIM_SIMULATOR_H_
 #define QM_SIM_SIMULATOR_H_
 
@@ -87,8 +92,19 @@ struct SimulationOptions {
   Duration horizon;
   /// How long a preempted job's running pods take to stop (Kubernetes' default termination grace
   /// period is 30 s). They keep their nodes and quota until then and the preemptor waits. 0 stops
-  /// them at once; a preemption loop at one instant is then an error (docs/simulate.md §Time).
+  /// them at once; a preemption loop at one instant then stops the run as a livelock
+  /// (`Livelock::at_one_instant`).
   Duration eviction_delay = Duration::Seconds(30);
+  /// The no-progress window (docs/simulate.md §No progress): the run is stopped as a livelock at
+  /// the first instant t at which, over (t − window, t], no job completed, saved a checkpoint or
+  /// ran `window` uninterrupted, while jobs were preempted or evicted. Always on; must be > 0.
+  Duration stall_window = Duration::Seconds(24 * 3600);
+  /// A preempted or evicted job keeps its work up to its last checkpoint, taken every this much
+  /// run time of an attempt (0 = no checkpoints: it loses everything). A trace's
+  /// `checkpoint_interval` column overrides it per job.
+  Duration checkpoint_interval;
+  /// Records kept in `SimulationResult::preemption_log` (the counters are complete regardless).
+  size_t preemption_log_limit = 10'000;
   /// A safety net against a policy that never settles: the cycles one `RunUntilStable` may run.
   int64_t max_cycles_per_instant = 1'000'000;
   /// Called about every `progress_every` jobs done (not at all when empty).
@@ -98,7 +114,9 @@ struct SimulationOptions {
 
 /// Simulates `trace` on `cluster`. Errors (nothing simulated): the engine rejects an object; a job
 /// names a namespace, team, queue or priority class that does not exist (`jobs.csv:14: queue:
-/// LocalQueue "x" not found in namespace "team-a"`); a fault names an unknown node.
+/// LocalQueue "x" not found in namespace "team-a"`); a fault names an unknown node; a stall window
+/// ≤ 0 or a negative checkpoint interval. A livelock is not an error: the result has
+/// `livelock.detected` set and every figure up to the instant the run was stopped.
 absl::StatusOr<SimulationResult> Simulate(const SimulationInput& cluster, const Trace& trace,
                                           const FaultPlan& faults = {},
                                           const SimulationOptions& options = {});

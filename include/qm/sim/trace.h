@@ -20,6 +20,8 @@
 //   min_count     optional  partial admission, one entry per pod set joined by `+` (empty: none)
 //   duration      required  run time once started, same syntax as `submit` (> 0)
 //   name          optional  the Workload's name (empty: `job-<row>`); unique per namespace
+//   checkpoint_interval optional  run time between the job's checkpoints (empty: the simulator's
+//                           default; 0: none), same syntax as `submit`
 // Errors name the file, line and column: `jobs.csv:14: duration: "-3s" must be positive`.
 #ifndef QM_SIM_TRACE_H_
 #define QM_SIM_TRACE_H_
@@ -87,6 +89,10 @@ class Trace {
   std::vector<TraceRequest> requests;
   std::vector<std::string> strings;  ///< interned; strings[0] == ""
   std::string names;                 ///< explicit job names, concatenated
+  /// The `checkpoint_interval` column, indexed by `row − 1`: negative = not given (the simulator's
+  /// default applies), 0 = the job saves no checkpoints, else the run time between checkpoints.
+  /// Empty when no row gives one (no memory for traces without the column).
+  std::vector<Duration> checkpoint_intervals;
 
   Trace();
   /// The id of `s`, adding it when new.
@@ -99,6 +105,12 @@ class Trace {
   }
   std::span<const TraceRequest> RequestsOf(const TracePodSet& ps) const {
     return {requests.data() + ps.first_request, ps.request_count};
+  }
+  /// The job's checkpoint interval, or `fallback` when the trace does not give one.
+  Duration CheckpointIntervalOf(const TraceJob& job, Duration fallback) const {
+    const size_t i = static_cast<size_t>(job.row - 1);
+    if (i >= checkpoint_intervals.size() || checkpoint_intervals[i].us < 0) return fallback;
+    return checkpoint_intervals[i];
   }
   /// Sorts `jobs` by (submit, row) (stable for equal keys).
   void Finish();
@@ -120,6 +132,11 @@ inline constexpr size_t kMaxTraceValueSize = 4096;       ///< bytes per CSV valu
 /// Exact to the microsecond (no floating point); a finer amount, a negative value or one above
 /// `kMaxTraceTime` is an InvalidArgument error whose message starts with the quoted text.
 absl::StatusOr<Duration> ParseTraceTime(std::string_view text);
+/// A duration as the simulator's options and fault files take it: the trace's time syntax above
+/// (`90`, `2.5h`, `1d12h`) or a Go duration (`720h`, `1h30m`, `500ms`), whichever reads the text
+/// (the two agree wherever both do). A Go duration may be negative: callers check the sign. The
+/// error is `ParseTraceTime`'s.
+absl::StatusOr<Duration> ParseDurationText(std::string_view text);
 /// The canonical text of a time ≥ 0: seconds with the fraction only as long as needed (`90`,
 /// `1.5`, `0.000001`); `ParseTraceTime` reads it back exactly.
 std::string FormatTraceTime(Duration d);
