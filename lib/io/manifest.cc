@@ -75,6 +75,7 @@ absl::StatusOr<Manifest> ReadManifestString(std::string_view yaml, std::string_v
     else manifest.fair_sharing->preemption_strategies = configuration.fair_sharing->preemption_strategies;
   }
   manifest.features = configuration.features;
+  manifest.configuration_source = configuration.source;
   manifest.anti_thrash = std::move(configuration.anti_thrash);
   internal::CheckDuplicates(ctx, manifest.objects);
   if (!ctx.ok()) return ctx.status();

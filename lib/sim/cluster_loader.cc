@@ -54,6 +54,45 @@ absl::StatusOr<SimulationInput> LoadCluster(const std::string& path) {
   return FromManifest(std::move(manifest), BaseName(path));
 }
 
+absl::StatusOr<SimulationInput> LoadCluster(std::span<const std::string> paths) {
+  if (paths.size() == 1) return LoadCluster(paths.front());
+  if (paths.empty()) return absl::InvalidArgumentError("no cluster file");
+  Manifest merged;
+  std::string label;
+  for (const std::string& path : paths) {
+    QM_ASSIGN_OR_RETURN(Manifest m, ReadManifestFile(path));
+    label += (label.empty() ? "" : "+") + std::string(BaseName(path));
+    for (ManifestObject& o : m.objects) merged.objects.push_back(std::move(o));
+    for (NodeSpec& n : m.nodes) merged.nodes.push_back(std::move(n));
+    if (m.inventory) {
+      if (merged.inventory) {
+        return absl::InvalidArgumentError(fmt::format("{}: HyperPodCluster/{}: a second inventory (the first is at {})",
+                                                      m.inventory->source, m.inventory->name, merged.inventory->source));
+      }
+      merged.inventory = std::move(m.inventory);
+    }
+    if (!m.configuration_source.empty()) {
+      if (!merged.configuration_source.empty()) {
+        return absl::InvalidArgumentError(fmt::format("{}: Configuration: a second Configuration (the first is at {})",
+                                                      m.configuration_source, merged.configuration_source));
+      }
+      merged.configuration_source = m.configuration_source;
+      merged.features = m.features;
+      merged.anti_thrash = std::move(m.anti_thrash);
+    }
+    if (m.fair_sharing) {
+      if (merged.fair_sharing && merged.fair_sharing->enabled != m.fair_sharing->enabled) {
+        return absl::InvalidArgumentError(
+            fmt::format("{}: fair sharing is {} there and {} in an earlier file of the cluster", path,
+                        m.fair_sharing->enabled ? "on" : "off", merged.fair_sharing->enabled ? "on" : "off"));
+      }
+      if (!merged.fair_sharing || !m.configuration_source.empty()) merged.fair_sharing = m.fair_sharing;
+    }
+    if (m.message_style) merged.message_style = m.message_style;
+  }
+  return FromManifest(std::move(merged), label);
+}
+
 absl::StatusOr<SimulationInput> LoadClusterString(std::string_view yaml, std::string_view source_name) {
   QM_ASSIGN_OR_RETURN(Manifest manifest, ReadManifestString(yaml, source_name));
   return FromManifest(std::move(manifest), BaseName(source_name));

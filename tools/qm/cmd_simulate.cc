@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/strings/str_split.h"
 #include "args.h"
 #include "command.h"
 #include "fmt/format.h"
@@ -138,7 +139,8 @@ int RunSimulate(std::span<const std::string> argv) {
   // Every cluster is read before anything is simulated, so a bad file fails fast.
   std::vector<sim::SimulationInput> clusters;
   for (const std::string& path : args->positional) {
-    absl::StatusOr<sim::SimulationInput> cluster = sim::LoadCluster(path);
+    const std::vector<std::string> files = absl::StrSplit(path, '+');
+    absl::StatusOr<sim::SimulationInput> cluster = sim::LoadCluster(files);
     if (!cluster.ok()) {
       std::cerr << cluster.status().message() << "\n";
       return 2;
@@ -221,7 +223,10 @@ workloads) and keeps every figure up to there.
 CLUSTER is a YAML file with Kueue objects (ResourceFlavor, ClusterQueue, Cohort,
 LocalQueue, WorkloadPriorityClass, ...) or SageMaker HyperPod policies
 (ClusterSchedulerConfig, ComputeQuota), plus its nodes: Kubernetes Node objects
-or a HyperPodCluster inventory. Without nodes, admitted jobs start at once.
+or a HyperPodCluster inventory. Without nodes, admitted jobs start at once. A
+Kueue Configuration document (config.kueue.x-k8s.io) may set fairSharing,
+featureGates and the antiThrash policies (docs/semantics.md). CLUSTER may be
+several files joined with '+' (policy.yaml+anti-thrash.yaml), combined as one.
 TRACE is a CSV trace (docs/trace-format.md; `qm trace generate` writes one) or a
 Kueue performance generator configuration.
 

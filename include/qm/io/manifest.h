@@ -58,6 +58,8 @@ struct Manifest {
   /// policies too, the two must agree on whether fair sharing is on.
   std::optional<FeatureGates> features;
   AntiThrashConfig anti_thrash;
+  /// "file:line" of the Configuration document; empty when the manifest has none.
+  std::string configuration_source;
   /// Core/v1 `Node` objects, in file order, each with its `source`. Read for the simulator only:
   /// Kueue does not read nodes, and `ApplyManifest` takes only `objects`.
   std::vector<NodeSpec> nodes;

@@ -30,6 +30,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -56,6 +57,12 @@ struct SimulationInput {
 /// inventory as Kubernetes `Node` objects or a `HyperPodCluster` (`NodesFromInventory`). Errors
 /// name the file and line.
 absl::StatusOr<SimulationInput> LoadCluster(const std::string& path);
+/// One cluster from several files, read one by one and combined: objects and nodes in file order
+/// (a later object of the same kind and name updates the earlier one when applied), at most one
+/// node inventory and one Kueue `Configuration`; fair sharing must agree where two files set it. For
+/// a policy plus an overlay: `{"lend-and-borrow.yaml", "requeue-backoff.yaml"}`. The label joins
+/// the file names with '+'.
+absl::StatusOr<SimulationInput> LoadCluster(std::span<const std::string> paths);
 /// The same from text; `source_name` is used in errors and as the label.
 absl::StatusOr<SimulationInput> LoadClusterString(std::string_view yaml, std::string_view source_name);
 
