@@ -1,0 +1,123 @@
+// The `antiThrash` block (qm/model/anti_thrash.h) as a manifest's Kueue `Configuration` and as a
+// scenario's `config:` key: what is read, and errors that name the file, line and field.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "qm/io/manifest.h"
+#include "qm/io/scenario.h"
+
+namespace qm {
+namespace {
+
+std::string ManifestError(const std::string& yaml) {
+  const absl::StatusOr<Manifest> m = ReadManifestString(yaml, "cluster.yaml");
+  if (m.ok()) return "<no error>";
+  CHECK(m.status().code() == absl::StatusCode::kInvalidArgument);
+  return std::string(m.status().message());
+}
+
+const std::string kConfiguration = "apiVersion: config.kueue.x-k8s.io/v1beta1\nkind: Configuration\n";
+
+TEST_CASE("Configuration: fair sharing, feature gates and every antiThrash field are read", "[io][manifest][thrash]") {
+  const absl::StatusOr<Manifest> m = ReadManifestString(
+      kConfiguration +
+          "fairSharing: {enable: true, preemptionStrategies: [LessThanInitialShare]}\n"
+          "featureGates: {PrioritizePreemptorWorkloads: true}\n"
+          "manageJobsWithoutQueueName: true\n"  // a controller setting: ignored
+          "antiThrash:\n"
+          "  minRuntime:\n"
+          "  - {duration: 30m, reasons: [InClusterQueue, InCohortFairSharing], priorityClasses: [training],\n"
+          "     clusterQueues: [team-a]}\n"
+          "  - {duration: 2h}\n"
+          "  loopFreeFairSharing: true\n"
+          "  borrowBackoff: {base: 10m, max: 8h}\n"
+          "  requeueBackoff: {base: 4h}\n"
+          "  preemptionBackoff: {base: 1m, max: 1h}\n"
+          "  cycleDetection: {enable: true, window: 2h}\n",
+      "cluster.yaml");
+  REQUIRE(m.ok());
+  REQUIRE(m->fair_sharing.has_value());
+  CHECK(m->fair_sharing->enabled);
+  CHECK(m->fair_sharing->preemption_strategies ==
+        std::vector<FairSharingStrategy>{FairSharingStrategy::kLessThanInitialShare});
+  REQUIRE(m->features.has_value());
+  CHECK(m->features->prioritize_preemptor_workloads);
+  CHECK(m->configuration_source == "cluster.yaml:1");
+  const AntiThrashConfig& a = m->anti_thrash;
+  REQUIRE(a.min_runtime.size() == 2);
+  CHECK(a.min_runtime[0].duration == Duration::Seconds(1800));
+  CHECK(a.min_runtime[0].reasons ==
+        std::vector<PreemptionReason>{PreemptionReason::kInClusterQueue, PreemptionReason::kInCohortFairSharing});
+  CHECK(a.min_runtime[0].priority_classes == std::vector<std::string>{"training"});
+  CHECK(a.min_runtime[0].cluster_queues == std::vector<std::string>{"team-a"});
+  CHECK(a.min_runtime[1].duration == Duration::Seconds(7200));
+  CHECK(a.min_runtime[1].reasons.empty());
+  CHECK(a.loop_free_fair_sharing);
+  CHECK(a.borrow_backoff.base == Duration::Seconds(600));
+  CHECK(a.borrow_backoff.max == Duration::Seconds(8 * 3600));
+  CHECK(a.requeue_backoff.base == Duration::Seconds(4 * 3600));
+  CHECK(a.requeue_backoff.max == Duration{});
+  CHECK(a.preemption_backoff.base == Duration::Seconds(60));
+  CHECK(a.cycle_detection.enabled);
+  CHECK(a.cycle_detection.window == Duration::Seconds(7200));
+  CHECK(a.ChangesDecisions());
+}
+
+TEST_CASE("Configuration: a manifest without one leaves every policy off", "[io][manifest][thrash]") {
+  const absl::StatusOr<Manifest> m =
+      ReadManifestString("kind: ResourceFlavor\nmetadata: {name: default}\n", "cluster.yaml");
+  REQUIRE(m.ok());
+  CHECK(m->configuration_source.empty());
+  CHECK_FALSE(m->features.has_value());
+  CHECK_FALSE(m->anti_thrash.ChangesDecisions());
+  CHECK_FALSE(m->anti_thrash.cycle_detection.enabled);
+}
+
+TEST_CASE("Configuration errors name the line and the field", "[io][manifest][thrash][errors]") {
+  CHECK(ManifestError(kConfiguration + "antiThrash:\n  minRuntime:\n  - {duration: 0s}\n") ==
+        "cluster.yaml:5: Configuration: antiThrash.minRuntime[0].duration: must be more than 0");
+  CHECK(ManifestError(kConfiguration + "antiThrash:\n  minRuntime:\n  - {reasons: [InClusterQueue]}\n") ==
+        "cluster.yaml:5: Configuration: antiThrash.minRuntime[0].duration: is required");
+  CHECK(ManifestError(kConfiguration + "antiThrash:\n  minRuntime:\n  - {duration: 1h, reasons: [Sometimes]}\n") ==
+        "cluster.yaml:5: Configuration: antiThrash.minRuntime[0].reasons[0]: \"Sometimes\" is not one of "
+        "InClusterQueue, InCohortReclamation, InCohortFairSharing, InCohortReclaimWhileBorrowing");
+  CHECK(ManifestError(kConfiguration + "antiThrash:\n  requeueBackoff: {base: -1h}\n") ==
+        "cluster.yaml:4: Configuration: antiThrash.requeueBackoff.base: \"-1h\" must not be negative");
+  CHECK(ManifestError(kConfiguration + "antiThrash:\n  borrowBackoff: {base: soon}\n")
+            .starts_with("cluster.yaml:4: Configuration: antiThrash.borrowBackoff.base: "));
+  CHECK(ManifestError(kConfiguration + "antiThrash:\n  preemptionBackoff: {base: 1h, max: 10m}\n") ==
+        "cluster.yaml:4: Configuration: antiThrash.preemptionBackoff.max: must be >= base (or 0 for a constant "
+        "back-off)");
+  CHECK(ManifestError(kConfiguration + "antiThrash:\n  loopFree: true\n") ==
+        "cluster.yaml:4: Configuration: antiThrash.loopFree: unknown field \"loopFree\" (expected one of: "
+        "minRuntime, loopFreeFairSharing, borrowBackoff, requeueBackoff, preemptionBackoff, cycleDetection)");
+  CHECK(ManifestError(kConfiguration + "featureGates: {NoSuchGate: true}\n") ==
+        "cluster.yaml:3: Configuration: featureGates.NoSuchGate: unknown feature gate 'NoSuchGate'");
+  CHECK(ManifestError(kConfiguration + "---\n" + kConfiguration) ==
+        "cluster.yaml:4: Configuration: a second Configuration (the first is at cluster.yaml:1); give one");
+}
+
+std::string ScenarioError(const std::string& yaml) {
+  const absl::StatusOr<Scenario> s = LoadScenarioString(yaml, "s.yaml");
+  if (s.ok()) return "<no error>";
+  return std::string(s.status().message());
+}
+
+TEST_CASE("Scenario config: antiThrash is read, checked at its line, and a Configuration object is refused",
+          "[io][scenario][thrash]") {
+  const absl::StatusOr<Scenario> s = LoadScenarioString(
+      "name: t\nconfig:\n  antiThrash:\n    requeueBackoff: {base: 20m, max: 8h}\n    loopFreeFairSharing: true\n",
+      "s.yaml");
+  REQUIRE(s.ok());
+  CHECK(s->config.anti_thrash.requeue_backoff.base == Duration::Seconds(1200));
+  CHECK(s->config.anti_thrash.loop_free_fair_sharing);
+  CHECK(ScenarioError("name: t\nconfig:\n  antiThrash:\n    minRuntime:\n    - {duration: 0s}\n") ==
+        "s.yaml:5: config.antiThrash.minRuntime[0].duration: must be more than 0");
+  CHECK(ScenarioError("name: t\nobjects:\n- " + std::string("{apiVersion: config.kueue.x-k8s.io/v1beta1, kind: Configuration}\n")) ==
+        "s.yaml:3: Configuration: kind: a Kueue Configuration belongs in a cluster file; a scenario sets the engine's "
+        "configuration in its config: block");
+}
+
+}  // namespace
+}  // namespace qm
