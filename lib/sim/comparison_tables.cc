@@ -78,6 +78,7 @@ Table RunMeasures(std::span<const SimulationResult> runs) {
     t.Set(i, {"jobs started (placed at least once)"}, Count(r.started));
     t.Set(i, {"jobs completed"}, Count(r.completed));
     t.Set(i, {"jobs never admitted"}, Count(r.never_admitted));
+    t.Set(i, {"  of which can never be (too large)"}, Count(r.never_admittable));
     t.Set(i, {"preemptions"}, Count(r.preemptions));
     t.Set(i, {"preemptions per completed job"}, Fixed(r.preemptions_per_completed_job, 3));
     t.Set(i, {"node-failure evictions"}, Count(r.fault_evictions));

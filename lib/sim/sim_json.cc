@@ -208,6 +208,7 @@ void WriteRun(std::string& out, const SimulationResult& r) {
   o.Int("started", r.started);
   o.Int("completed", r.completed);
   o.Int("never_admitted", r.never_admitted);
+  o.Int("never_admittable", r.never_admittable);
   o.Int("preemptions", r.preemptions);
   o.Int("fault_evictions", r.fault_evictions);
   o.Int("node_failures", r.node_failures);

@@ -1303,6 +1303,14 @@ class Simulation {
         StopPods(j, true);
       }
     }
+    // Jobs never admitted that can never be: the engine's pending reason says they exceed their
+    // queue's maximum, or fit no flavor (docs/semantics.md §4.3.9).
+    int64_t never_admittable = 0;
+    for (const Job& job : jobs_) {
+      if (!job.submitted || job.first_admitted_us >= 0) continue;
+      const absl::StatusOr<WorkloadStatus> st = engine_.GetWorkload(job.handle);
+      if (st.ok() && (st->reason == "ExceedsMaxQuota" || st->reason == "NoMatchingFlavor")) ++never_admittable;
+    }
     // Censored waits: a job submitted but never admitted has waited until the end of the run.
     for (uint32_t j = 0; j < jobs_.size(); ++j) {
       const Job& job = jobs_[j];
@@ -1316,6 +1324,7 @@ class Simulation {
     r.admissions = admissions_;
     r.started = started_;
     r.completed = completed_;
+    r.never_admittable = never_admittable;
     r.preemptions = preemptions_;
     r.fault_evictions = fault_evictions_;
     r.node_failures = node_failures_;

@@ -39,6 +39,7 @@ Table Overview(const SimulationResult& r) {
       {"jobs started (placed on nodes at least once)", Count(r.started)},
       {"jobs completed", Count(r.completed)},
       {"jobs never admitted", Count(r.never_admitted)},
+      {"  of which can never be (too large)", Count(r.never_admittable)},
       {"preemptions", Count(r.preemptions)},
       {"preemptions per completed job", Ratio(r.preemptions_per_completed_job)},
       {"node-failure evictions", Count(r.fault_evictions)},

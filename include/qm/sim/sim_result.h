@@ -167,6 +167,10 @@ struct SimulationResult {
   int64_t started = 0;     ///< jobs placed on nodes at least once (completed ≤ started ≤ admitted)
   int64_t completed = 0;
   int64_t never_admitted = 0;
+  /// Of `never_admitted`: jobs the engine found can never be admitted as the cluster stands
+  /// (pending reason ExceedsMaxQuota or NoMatchingFlavor: larger than their queue's nominal quota
+  /// plus borrowing limit, or no flavor fits them), as opposed to jobs still waiting for room.
+  int64_t never_admittable = 0;
   int64_t preemptions = 0;
   int64_t fault_evictions = 0;
   int64_t node_failures = 0;

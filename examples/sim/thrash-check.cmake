@@ -1,0 +1,90 @@
+# examples/sim/README.md, "Overload: preemption thrash and the anti-thrash options", as a test: generates
+# the 30 jobs/h month, runs lend-and-borrow Kueue-faithful and with each option, and checks the
+# claims the README makes about the result. Run by CTest (examples/CMakeLists.txt) with -DQM=<qm>
+# -DDIR=<examples/sim> -DWORK=<scratch directory>.
+set(trace ${WORK}/sim-thrash-jobs30.csv)
+execute_process(COMMAND ${QM} trace generate --teams research,training,inference --team-weights 3,5,2
+                        --jobs 15000 --arrivals-per-hour 30 --seed 7
+                        --priority-mix inference=0.2,training=0.5,experimentation=0.3 --output ${trace}
+                RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "qm trace generate failed (${rc})")
+endif()
+set(options prioritize-preemptor min-runtime loop-free-fair-sharing borrow-backoff requeue-backoff
+            preemption-backoff recommended)
+set(clusters ${DIR}/lend-and-borrow.yaml)
+foreach(o ${options})
+  list(APPEND clusters ${DIR}/lend-and-borrow.yaml+${DIR}/anti-thrash/${o}.yaml)
+endforeach()
+execute_process(COMMAND ${QM} simulate --compare ${clusters} --trace ${trace} --output json --quiet
+                OUTPUT_VARIABLE json RESULT_VARIABLE rc)
+# Exit status 3: at least one run was stopped as a livelock (the output is complete).
+if(NOT rc EQUAL 3)
+  message(FATAL_ERROR "qm simulate --compare exited with ${rc}, expected 3 (a livelock)")
+endif()
+
+macro(expect condition)
+  if(NOT (${ARGV}))
+    message(FATAL_ERROR "examples/sim/README.md claims: ${ARGV}")
+  endif()
+endmacro()
+
+# Per run: its figures as variables <name>_<key>.
+set(runs kueue ${options})
+set(index 0)
+foreach(run ${runs})
+  foreach(key completed never_admitted never_admittable preemptions preemptions_per_completed_job
+              gpu_hours_lost_per_completed)
+    string(JSON ${run}_${key} GET "${json}" runs ${index} ${key})
+  endforeach()
+  string(JSON ${run}_livelock GET "${json}" runs ${index} livelock detected)
+  string(JSON ${run}_stopped GET "${json}" runs ${index} livelock stopped_s)
+  # The team rows (all classes): censored p99 waits.
+  string(JSON groups LENGTH "${json}" runs ${index} groups)
+  math(EXPR last "${groups} - 1")
+  foreach(g RANGE ${last})
+    string(JSON team GET "${json}" runs ${index} groups ${g} team)
+    string(JSON class GET "${json}" runs ${index} groups ${g} priority_class)
+    if(class STREQUAL "")
+      string(JSON ${run}_${team}_p99 GET "${json}" runs ${index} groups ${g} wait_all p99_s)
+    endif()
+  endforeach()
+  math(EXPR index "${index} + 1")
+endforeach()
+
+# Kueue-faithful livelocks: stopped at 611 h (the last completion at 587 h plus the 24 h window).
+expect(kueue_livelock)
+expect(kueue_stopped GREATER 2199000 AND kueue_stopped LESS 2201000)
+expect(kueue_completed EQUAL 11666)
+# Kueue's own gate and loop-free fair sharing alone do not end the loop either.
+expect(prioritize-preemptor_livelock)
+expect(loop-free-fair-sharing_livelock)
+# Every other option ends the run with every job completed but the 8 that can never be admitted
+# (64-GPU research jobs above research's 48-GPU maximum).
+foreach(run min-runtime borrow-backoff requeue-backoff preemption-backoff recommended)
+  expect(NOT ${run}_livelock)
+  expect(${run}_completed EQUAL 14992)
+  expect(${run}_never_admitted EQUAL 8 AND ${run}_never_admittable EQUAL 8)
+endforeach()
+# The recommended combination has the fewest preemptions per completed job (0.221) and loses the
+# least work (0.206 GPU-hours per GPU-hour completed); the requeue back-off alone comes second.
+foreach(run ${runs})
+  if(NOT run STREQUAL "recommended")
+    expect(recommended_preemptions_per_completed_job LESS ${run}_preemptions_per_completed_job)
+    expect(recommended_gpu_hours_lost_per_completed LESS ${run}_gpu_hours_lost_per_completed)
+  endif()
+endforeach()
+expect(recommended_preemptions_per_completed_job LESS 0.23)
+expect(requeue-backoff_preemptions_per_completed_job LESS 0.26)
+foreach(run kueue prioritize-preemptor min-runtime loop-free-fair-sharing borrow-backoff preemption-backoff)
+  expect(requeue-backoff_preemptions_per_completed_job LESS ${run}_preemptions_per_completed_job)
+endforeach()
+# Without checkpoints, a minimum runtime of 1 h throws away more work per completed hour than Kueue.
+expect(min-runtime_gpu_hours_lost_per_completed GREATER kueue_gpu_hours_lost_per_completed)
+# Censored waits: with the recommended options no team's p99 reaches an hour; Kueue-faithful
+# research waits more than 400 h.
+foreach(team research training inference)
+  expect(recommended_${team}_p99 LESS 3600)
+endforeach()
+expect(kueue_research_p99 GREATER 1440000)
+message(STATUS "preemptions per completed job: Kueue ${kueue_preemptions_per_completed_job}, recommended ${recommended_preemptions_per_completed_job}")
