@@ -111,6 +111,33 @@ std::string RenderExplanation(const Engine& engine, const WorkloadExplanation& e
     p.Set("message", Doc::Str(e.preemption_message));
     d.Set("preempted", std::move(p));
   }
+  // What preemption did to and by this workload over its life (docs/semantics.md §10.5).
+  const PreemptionSummary& h = st.preemptions;
+  if (h.preempted > 0 || h.caused > 0) {
+    Doc p = Doc::Map();
+    p.Set("preempted", Doc::Int(h.preempted));
+    Doc reasons = Doc::Map();
+    for (int r = 0; r < kPreemptionReasons; ++r) {
+      if (h.by_reason[r] > 0) reasons.Set(PreemptionReasonName(static_cast<PreemptionReason>(r)), Doc::Int(h.by_reason[r]));
+    }
+    if (h.preempted > 0) p.Set("byReason", std::move(reasons.Flow()));
+    p.Set("caused", Doc::Int(h.caused));
+    if (h.preempted > 0) p.Set("heldBeforePreemption", Doc::Str(FormatGoDuration(h.held_lost)));
+    if (!h.recent.empty()) {
+      Doc recent = Doc::List();
+      for (const PreemptionSummary::Record& r : h.recent) {
+        Doc one = Doc::Map();
+        one.Set("at", Doc::Str(FormatRfc3339(r.time)));
+        one.Set("by", Doc::Str(r.preemptor));
+        one.Set("clusterQueue", Doc::Str(r.preemptor_cluster_queue));
+        one.Set("reason", Doc::Str(PreemptionReasonName(r.reason)));
+        recent.Add(std::move(one.Flow()));
+      }
+      p.Set("recent", std::move(recent));
+    }
+    if (h.borrow_allowed_at.has_value()) p.Set("mayBorrowAgainAt", Doc::Str(FormatRfc3339(*h.borrow_allowed_at)));
+    d.Set("preemptionHistory", std::move(p));
+  }
   return internal::Emit(d, format);
 }
 

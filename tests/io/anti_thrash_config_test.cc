@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "qm/io/explain.h"
 #include "qm/io/manifest.h"
 #include "qm/io/scenario.h"
 
@@ -117,6 +118,29 @@ TEST_CASE("Scenario config: antiThrash is read, checked at its line, and a Confi
   CHECK(ScenarioError("name: t\nobjects:\n- " + std::string("{apiVersion: config.kueue.x-k8s.io/v1beta1, kind: Configuration}\n")) ==
         "s.yaml:3: Configuration: kind: a Kueue Configuration belongs in a cluster file; a scenario sets the engine's "
         "configuration in its config: block");
+}
+
+TEST_CASE("qm explain: the preemption history of a workload preempted three times", "[io][explain][thrash]") {
+  const absl::StatusOr<Scenario> s =
+      LoadScenarioFile(std::string(QM_TESTS_DIR) + "/scenarios/qm/thrash/01-preemptor-loses-its-room.yaml");
+  REQUIRE(s.ok());
+  absl::StatusOr<Engine> e = MakeScenarioEngine(*s);
+  REQUIRE(e.ok());
+  REQUIRE(RunScenarioSteps(*s, *e).passed());
+  const absl::StatusOr<WorkloadExplanation> low = e->Explain("default", "low");
+  REQUIRE(low.ok());
+  const std::string text = RenderExplanation(*e, *low, OutputFormat::kYaml);
+  CHECK_THAT(text, Catch::Contains("preemptionHistory:\n"
+                                   "  preempted: 3\n"
+                                   "  byReason: {InClusterQueue: 3}\n"
+                                   "  caused: 0\n"
+                                   "  heldBeforePreemption: 1m0s\n"
+                                   "  recent:\n"
+                                   "  - {at: \"2024-01-01T00:01:00Z\", by: default/high, clusterQueue: a, reason: InClusterQueue}\n"));
+  const absl::StatusOr<WorkloadExplanation> high = e->Explain("default", "high");
+  REQUIRE(high.ok());
+  CHECK_THAT(RenderExplanation(*e, *high, OutputFormat::kYaml),
+             Catch::Contains("preemptionHistory:\n  preempted: 0\n  caused: 3\n"));
 }
 
 }  // namespace

@@ -14,7 +14,10 @@ namespace qm {
 ///   resource the requested, available, nominal and potential amounts and the borrow level), the
 ///   assignment it would get now, and the workloads it would preempt;
 /// * admitted: the admission (flavors, counts, usage) and whether it borrows;
-/// * preempted: who preempted it, the reason and the message.
+/// * preempted: who preempted it, the reason and the message;
+/// * once preemption touched it (`preemptionHistory`): times preempted in all and per reason, times
+///   it had others preempted, the quota-holding time its preemptions threw away, its latest
+///   preemptors, and when a borrow back-off lets it borrow again.
 /// Amounts are written as Kubernetes quantities; an unlimited potential as `<unlimited>`.
 std::string RenderExplanation(const Engine& engine, const WorkloadExplanation& explanation,
                               OutputFormat format);
