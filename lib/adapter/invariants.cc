@@ -12,8 +12,10 @@
 //   5. the usage of every ClusterQueue is the sum of its admissions;
 //   6. every derived value of the quota tree (cohort usage, subtree, guaranteed and potential
 //      quota, borrowed and lendable sums, heights, dominant shares) equals `QuotaTree::Recompute`;
-//   7. no node is above nominal + borrowing limit (a root: above its quota), unless a workload it
-//      holds was admitted before its quota last changed (quota updates never evict, §2).
+//   7. no node is above nominal + borrowing limit (a root: above its quota), counting only workloads
+//      not being evicted (a workload admitted by Fit may count on the quota of victims still
+//      stopping, docs/semantics.md §4.6), unless a workload it holds was admitted before its quota
+//      last changed (quota updates never evict, §2).
 // Nothing is changed; the cost is O(workloads + queued entries + tree nodes × FR slots).
 #include <algorithm>
 #include <cstdint>
@@ -297,6 +299,7 @@ class Checker {
   absl::Status CheckClusterQueueUsage() {
     const uint32_t frs = s_.tree.fr_count();
     held_.assign(s_.cqs.size() * frs, 0);
+    evicting_.assign(s_.cqs.size() * frs, 0);
     oldest_.assign(s_.cqs.size() * frs, kNever);
     for (const WorkloadRecord& w : s_.workloads) {
       if (w.deleted || !w.admission) continue;
@@ -304,7 +307,8 @@ class Checker {
       for (const auto& [fr, v] : a.usage) {
         const size_t k = a.cluster_queue.value * size_t{frs} + fr.value;
         held_[k] = AddAmount(held_[k], v);
-        if (v > 0) oldest_[k] = std::min(oldest_[k], a.admitted_cycle);
+        if (a.evicted) evicting_[k] = AddAmount(evicting_[k], v);
+        if (v > 0 && !a.evicted) oldest_[k] = std::min(oldest_[k], a.admitted_cycle);
       }
     }
     for (uint32_t c = 0; c < s_.cqs.size(); ++c) {
@@ -384,16 +388,24 @@ class Checker {
   absl::Status CheckLimits() {
     const uint32_t frs = s_.tree.fr_count();
     if (frs == 0) return absl::OkStatus();  // no quota anywhere (e.g. ClusterQueues without resource groups)
-    // The oldest admission (by admitted cycle) each node holds per FR, bottom-up.
+    // The oldest admission (by admitted cycle) each node holds per FR, and the usage of the
+    // workloads being evicted under it, bottom-up.
     std::vector<uint64_t> oldest(size_t{s_.tree.node_count()} * frs, kNever);
+    std::vector<int64_t> evicting(size_t{s_.tree.node_count()} * frs, 0);
     for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
       const QuotaTree::Node& node = s_.tree.node(*it);
       uint64_t* mine = &oldest[*it * size_t{frs}];
+      int64_t* stopping = &evicting[*it * size_t{frs}];
       if (node.is_cluster_queue) {
         std::copy_n(&oldest_[node.owner * size_t{frs}], frs, mine);
+        std::copy_n(&evicting_[node.owner * size_t{frs}], frs, stopping);
       } else {
-        for (NodeIndex c : node.children)
-          for (uint32_t f = 0; f < frs; ++f) mine[f] = std::min(mine[f], oldest[c * size_t{frs} + f]);
+        for (NodeIndex c : node.children) {
+          for (uint32_t f = 0; f < frs; ++f) {
+            mine[f] = std::min(mine[f], oldest[c * size_t{frs} + f]);
+            stopping[f] = AddAmount(stopping[f], evicting[c * size_t{frs} + f]);
+          }
+        }
       }
     }
     for (NodeIndex n : order_) {
@@ -405,15 +417,17 @@ class Checker {
         const FrQuota& q = node.fr[f];
         if (!root && q.borrowing_limit == kUnlimited) continue;
         const int64_t limit = root ? q.subtree_quota : AddAmount(q.subtree_quota, q.borrowing_limit);
-        if (q.usage <= limit) continue;
+        // Victims being evicted still hold their quota; what counts is what stays.
+        const int64_t staying = SubAmount(q.usage, evicting[n * size_t{frs} + f]);
+        if (staying <= limit) continue;
         if (oldest[n * size_t{frs} + f] <= changed) continue;  // admitted before the quota shrank
         if (root)
           return Violation(fmt::format("{} usage of {} is {}, above its quota {}, though no quota changed since "
                                        "those workloads were admitted",
-                                       Node(n), Fr(f), q.usage, q.subtree_quota));
+                                       Node(n), Fr(f), staying, q.subtree_quota));
         return Violation(fmt::format("{} usage of {} is {}, above its {} {} + borrowing limit {}, though no quota "
                                      "changed since those workloads were admitted",
-                                     Node(n), Fr(f), q.usage, node.is_cluster_queue ? "nominal quota" : "quota",
+                                     Node(n), Fr(f), staying, node.is_cluster_queue ? "nominal quota" : "quota",
                                      q.subtree_quota, q.borrowing_limit));
       }
     }
@@ -425,6 +439,7 @@ class Checker {
   const EngineState& st_;
   const ClusterState& s_;
   std::vector<int64_t> held_;     ///< per (ClusterQueue, FR): Σ of its admissions
+  std::vector<int64_t> evicting_; ///< per (ClusterQueue, FR): Σ of its admissions being evicted
   std::vector<uint64_t> oldest_;  ///< per (ClusterQueue, FR): the earliest admitted cycle holding it
   std::vector<NodeIndex> order_;  ///< pre-order of the in-use trees
 };
