@@ -667,10 +667,6 @@ class Scheduler {
     }
     w.place = QueuePlace::kNone;
     w.queued_in = ClusterQueueId();
-    // An admitted preemptor is no longer its queue's sticky head: keeping its id would let a
-    // workload that later reuses the slot jump the queue (a fuzzer finding). PopHead ignores a
-    // sticky id that is not queued, so clearing it changes no decision.
-    if (ClusterQueueState& q = s_.cq(e.cq); q.sticky_preemptor == e.wl) q.sticky_preemptor = WorkloadId();
     w.admission = std::move(a);
     w.scan.reset();
     AccountAdmission(s_, e.wl);
