@@ -14,7 +14,10 @@ namespace qm {
 ///   resource the requested, available, nominal and potential amounts and the borrow level), the
 ///   assignment it would get now, and the workloads it would preempt;
 /// * admitted: the admission (flavors, counts, usage) and whether it borrows;
-/// * preempted: who preempted it, the reason and the message.
+/// * preempted: who preempted it, the reason and the message;
+/// * once it was preempted or preempted another (`WorkloadStatus::preemptions`): `preemptions`,
+///   its counts (in all, per reason, caused), the quota-holding time lost, the latest (at most 8)
+///   preemptions and the end of a borrow back-off.
 /// Amounts are written as Kubernetes quantities; an unlimited potential as `<unlimited>`.
 std::string RenderExplanation(const Engine& engine, const WorkloadExplanation& explanation,
                               OutputFormat format);
