@@ -12,6 +12,7 @@
 #include <new>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -36,6 +37,10 @@ struct qm_engine {
   std::vector<qm_flavor_choice> event_flavors;
   std::vector<qm_admitted_pod_set> event_pod_sets;
   std::vector<qm_event> events;
+  // Per event of `events`: its cycle ClusterQueues (`qm_engine_event_cycle_queues`), a span of
+  // `event_cycle_names` (offset, count); the names live in `event_strings`.
+  std::vector<std::pair<size_t, size_t>> event_cycle_spans;
+  std::vector<const char*> event_cycle_names;
 };
 
 namespace qm::c {
@@ -123,6 +128,11 @@ qm_status RunOnEngine(qm_engine* handle, F&& work) noexcept {
 
 /// The engine configuration of `options` (NULL: the defaults).
 absl::StatusOr<EngineConfig> ConfigFromOptions(const qm_engine_options* options);
+/// Adds to `config` (made from `options`) the settings of the Kueue `Configuration` document in
+/// `text`: fairSharing, featureGates, antiThrash. Anything else in the text, or a setting that
+/// `options` gives too and differently, is InvalidArgument naming `source`.
+absl::Status AddConfiguration(std::string_view text, std::string_view source,
+                              const qm_engine_options* options, EngineConfig& config);
 /// A new live handle owning `engine`; the caller passes it to the user, who destroys it.
 qm_engine* NewHandle(Engine engine);
 

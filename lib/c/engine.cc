@@ -1,4 +1,6 @@
-// Engine lifetime, clock, YAML apply, workload operations and scheduling cycles.
+// Engine lifetime and configuration, clock and timers, YAML apply, workload operations and
+// scheduling cycles.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +49,52 @@ absl::StatusOr<EngineConfig> ConfigFromOptions(const qm_engine_options* options)
   return config;
 }
 
+absl::Status AddConfiguration(std::string_view text, std::string_view source,
+                              const qm_engine_options* options, EngineConfig& config) {
+  // The manifest reader reads a Kueue Configuration document (fairSharing, featureGates,
+  // antiThrash) and reports an invalid field at its line.
+  QM_ASSIGN_OR_RETURN(Manifest manifest, ReadManifestString(text, source));
+  const auto only_configuration = [&](std::string_view found) {
+    return absl::InvalidArgumentError(fmt::format(
+        "{}: only a Kueue Configuration document (apiVersion config.kueue.x-k8s.io/v1beta1, kind "
+        "Configuration) belongs here, found {}; apply objects with qm_engine_apply_yaml",
+        source, found));
+  };
+  if (!manifest.objects.empty()) {
+    const ManifestObject& o = manifest.objects.front();
+    return only_configuration(fmt::format("{} at {}", ObjectDisplayName(o.spec), o.source));
+  }
+  if (!manifest.nodes.empty()) return only_configuration("a Node");
+  if (!manifest.notes.empty()) {
+    return only_configuration(fmt::format("other objects ({})", manifest.notes.front()));
+  }
+  if (manifest.inventory || manifest.message_style) return only_configuration("HyperPod policies");
+  if (manifest.fair_sharing) {
+    if (options != nullptr && options->fair_sharing != 0 && !manifest.fair_sharing->enabled) {
+      return absl::InvalidArgumentError(fmt::format(
+          "{}: Configuration: fairSharing.enable: false disagrees with options fair_sharing = 1; "
+          "set fair sharing in one place",
+          source));
+    }
+    const bool enabled = config.fair_sharing.enabled || manifest.fair_sharing->enabled;
+    config.fair_sharing = *manifest.fair_sharing;
+    config.fair_sharing.enabled = enabled;
+  }
+  if (manifest.features) {
+    const bool options_gates = options != nullptr && options->feature_gates != nullptr &&
+                               options->feature_gates[0] != '\0';
+    if (options_gates) {
+      return absl::InvalidArgumentError(fmt::format(
+          "{}: Configuration: featureGates: options feature_gates is set too; set the gates in one "
+          "place (as Kueue refuses --feature-gates together with a Configuration's featureGates)",
+          source));
+    }
+    config.features = *manifest.features;
+  }
+  config.anti_thrash = std::move(manifest.anti_thrash);
+  return absl::OkStatus();
+}
+
 // Wraps a created engine in a live handle.
 qm_engine* NewHandle(Engine engine) {
   auto handle = std::make_unique<qm_engine>();
@@ -87,10 +135,22 @@ using qm::c::ByName;
 extern "C" {
 
 QM_C_EXPORT qm_status qm_engine_create(const qm_engine_options* options, qm_engine** out) {
+  return qm_engine_create_with_config(options, nullptr, nullptr, out);
+}
+
+QM_C_EXPORT qm_status qm_engine_create_with_config(const qm_engine_options* options,
+                                                   const char* configuration,
+                                                   const char* source_name, qm_engine** out) {
   return qm::c::Run([&]() -> absl::Status {
     QM_RETURN_IF_ERROR(qm::c::NeedOut(out, "out"));
     *out = nullptr;
     QM_ASSIGN_OR_RETURN(qm::EngineConfig config, qm::c::ConfigFromOptions(options));
+    QM_ASSIGN_OR_RETURN(std::string_view text, qm::c::OptionalText(configuration, "configuration"));
+    QM_ASSIGN_OR_RETURN(std::string_view source, qm::c::OptionalText(source_name, "source_name"));
+    if (!text.empty()) {
+      QM_RETURN_IF_ERROR(qm::c::AddConfiguration(text, source.empty() ? "<configuration>" : source,
+                                                 options, config));
+    }
     QM_ASSIGN_OR_RETURN(qm::Engine engine, qm::Engine::Create(std::move(config)));
     if (options != nullptr && options->start_time_unix_micros != 0) {
       QM_RETURN_IF_ERROR(engine.SetNow(qm::Time::FromUnixMicros(options->start_time_unix_micros)));
@@ -134,6 +194,18 @@ QM_C_EXPORT qm_status qm_engine_now(qm_engine* engine, int64_t* unix_micros) {
 QM_C_EXPORT qm_status qm_engine_set_now(qm_engine* engine, int64_t unix_micros) {
   return RunOnEngine(engine, [&](qm::Engine& e, qm_engine&) -> absl::Status {
     return e.SetNow(qm::Time::FromUnixMicros(unix_micros));
+  });
+}
+
+QM_C_EXPORT qm_status qm_engine_next_timed_change(qm_engine* engine, int64_t* unix_micros,
+                                                  int* has) {
+  return RunOnEngine(engine, [&](qm::Engine& e, qm_engine&) -> absl::Status {
+    QM_RETURN_IF_ERROR(qm::c::NeedOut(unix_micros, "unix_micros"));
+    QM_RETURN_IF_ERROR(qm::c::NeedOut(has, "has"));
+    const std::optional<qm::Time> next = e.NextTimedChange();
+    *has = next.has_value() ? 1 : 0;
+    *unix_micros = next.has_value() ? next->us : 0;
+    return absl::OkStatus();
   });
 }
 

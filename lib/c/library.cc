@@ -39,6 +39,8 @@ void Retire(qm_engine* engine) {
   engine->event_pod_sets.clear();
   engine->event_flavors.clear();
   engine->event_strings.clear();
+  engine->event_cycle_spans.clear();
+  engine->event_cycle_names.clear();
 #ifndef NDEBUG
   std::lock_guard<std::mutex> lock(tombstone_mutex);
   Tombstones().emplace_back(engine);

@@ -21,6 +21,11 @@ const char* Keep(qm_engine& handle, std::string s) {
 
 std::string Name(const Engine& e, WorkloadHandle w) { return w.valid() ? e.WorkloadName(w) : ""; }
 
+// Whether the event names a preemptor and a preemption reason.
+bool HasPreemptor(const Event& ev) {
+  return ev.kind == EventKind::kPreempted || ev.kind == EventKind::kPreemptionCycle;
+}
+
 // Rebuilds the handle's `qm_event` view of `LastEvents()`. Pod sets and flavor choices go to flat
 // vectors sized first, so the pointers stored in the events stay valid.
 void BuildEventView(const Engine& e, qm_engine& handle) {
@@ -28,6 +33,8 @@ void BuildEventView(const Engine& e, qm_engine& handle) {
   handle.event_pod_sets.clear();
   handle.event_flavors.clear();
   handle.event_strings.clear();
+  handle.event_cycle_spans.clear();
+  handle.event_cycle_names.clear();
   const std::span<const Event> events = e.LastEvents();
   size_t pod_sets = 0, flavors = 0;
   for (const Event& ev : events) {
@@ -37,6 +44,7 @@ void BuildEventView(const Engine& e, qm_engine& handle) {
   handle.event_pod_sets.reserve(pod_sets);
   handle.event_flavors.reserve(flavors);
   handle.events.reserve(events.size());
+  handle.event_cycle_spans.reserve(events.size());
   for (const Event& ev : events) {
     qm_event out{};
     out.sequence = ev.sequence;
@@ -47,8 +55,7 @@ void BuildEventView(const Engine& e, qm_engine& handle) {
         Keep(handle, ev.cluster_queue.valid() ? e.ClusterQueueName(ev.cluster_queue) : "");
     out.time_unix_micros = ev.time.us;
     out.reason = Keep(handle, ev.reason == nullptr ? "" : ev.reason);
-    out.preemption_reason =
-        ev.kind == EventKind::kPreempted ? PreemptionReasonName(ev.preemption_reason) : "";
+    out.preemption_reason = HasPreemptor(ev) ? PreemptionReasonName(ev.preemption_reason) : "";
     out.preemptor = ev.preemptor.valid() ? ev.preemptor.Pack() : 0;
     out.preemptor_name = Keep(handle, Name(e, ev.preemptor));
     out.message = Keep(handle, ev.message);
@@ -68,6 +75,10 @@ void BuildEventView(const Engine& e, qm_engine& handle) {
       }
       handle.event_pod_sets.push_back(p);
     }
+    handle.event_cycle_spans.emplace_back(handle.event_cycle_names.size(), ev.cycle_queues.size());
+    for (ClusterQueueId cq : ev.cycle_queues) {
+      handle.event_cycle_names.push_back(Keep(handle, e.ClusterQueueName(cq)));
+    }
     handle.events.push_back(out);
   }
 }
@@ -84,11 +95,16 @@ Doc EventsDoc(const Engine& e) {
           Doc::Str(ev.cluster_queue.valid() ? e.ClusterQueueName(ev.cluster_queue) : ""));
     d.Set("timeUnixMicros", Doc::Int(ev.time.us));
     d.Set("reason", Doc::Str(ev.reason == nullptr ? "" : ev.reason));
-    if (ev.kind == EventKind::kPreempted) {
+    if (HasPreemptor(ev)) {
       d.Set("preemptionReason", Doc::Str(PreemptionReasonName(ev.preemption_reason)));
       d.Set("preemptor", Doc::Str(Name(e, ev.preemptor)));
     }
     d.Set("message", Doc::Str(ev.message));
+    if (ev.kind == EventKind::kPreemptionCycle) {
+      Doc queues = Doc::List();
+      for (ClusterQueueId cq : ev.cycle_queues) queues.Add(Doc::Str(e.ClusterQueueName(cq)));
+      d.Set("cycleQueues", std::move(queues));
+    }
     if (ev.kind == EventKind::kAdmitted) {
       Doc pod_sets = Doc::List();
       for (const AdmittedPodSet& ps : ev.pod_sets) {
@@ -133,6 +149,32 @@ Doc AssignmentDoc(const Assignment& a) {
   return d;
 }
 
+// `WorkloadStatus::preemptions`: counts (every reason listed), time lost, recent preemptions.
+Doc PreemptionsDoc(const PreemptionSummary& p) {
+  Doc by_reason = Doc::Map();
+  for (int r = 0; r < kPreemptionReasons; ++r) {
+    by_reason.Set(PreemptionReasonName(static_cast<PreemptionReason>(r)), Doc::Int(p.by_reason[r]));
+  }
+  Doc recent = Doc::List();
+  for (const PreemptionSummary::Record& r : p.recent) {
+    Doc one = Doc::Map();
+    one.Set("timeUnixMicros", Doc::Int(r.time.us));
+    one.Set("preemptor", Doc::Str(r.preemptor));
+    one.Set("preemptorClusterQueue", Doc::Str(r.preemptor_cluster_queue));
+    one.Set("reason", Doc::Str(PreemptionReasonName(r.reason)));
+    recent.Add(std::move(one));
+  }
+  Doc d = Doc::Map();
+  d.Set("preempted", Doc::Int(p.preempted));
+  d.Set("byReason", std::move(by_reason));
+  d.Set("caused", Doc::Int(p.caused));
+  d.Set("heldLostMicros", Doc::Int(p.held_lost.us));
+  d.Set("recent", std::move(recent));
+  d.Set("borrowAllowedAtUnixMicros",
+        p.borrow_allowed_at.has_value() ? Doc::Int(p.borrow_allowed_at->us) : Doc());
+  return d;
+}
+
 Doc WorkloadDoc(const WorkloadStatus& s) {
   Doc d = Doc::Map();
   d.Set("namespace", Doc::Str(s.namespace_));
@@ -149,6 +191,7 @@ Doc WorkloadDoc(const WorkloadStatus& s) {
   d.Set("preemptionReason", s.preemption_reason.has_value()
                                 ? Doc::Str(PreemptionReasonName(*s.preemption_reason))
                                 : Doc());
+  d.Set("preemptions", PreemptionsDoc(s.preemptions));
   return d;
 }
 
@@ -202,7 +245,7 @@ using qm::internal::EmitJson;
 extern "C" {
 
 QM_C_EXPORT const char* qm_event_kind_name(int kind) {
-  if (kind < 0 || kind > QM_EVENT_DELETED) return "Unknown";
+  if (kind < 0 || kind > QM_EVENT_PREEMPTION_CYCLE) return "Unknown";
   return qm::EventKindName(static_cast<qm::EventKind>(kind));
 }
 
@@ -213,6 +256,24 @@ QM_C_EXPORT qm_status qm_engine_events(qm_engine* engine, const qm_event** event
     qm::c::BuildEventView(e, handle);
     *events = handle.events.empty() ? nullptr : handle.events.data();
     *count = handle.events.size();
+    return absl::OkStatus();
+  });
+}
+
+QM_C_EXPORT qm_status qm_engine_event_cycle_queues(qm_engine* engine, size_t index,
+                                                   const char* const** names, size_t* count) {
+  // Reads the view `qm_engine_events` built, and changes nothing in it.
+  return RunOnEngine(engine, [&](qm::Engine&, qm_engine& handle) -> absl::Status {
+    QM_RETURN_IF_ERROR(qm::c::NeedOut(names, "names"));
+    QM_RETURN_IF_ERROR(qm::c::NeedOut(count, "count"));
+    if (index >= handle.event_cycle_spans.size()) {
+      return absl::OutOfRangeError(fmt::format(
+          "index: {} is not below the {} event(s) the latest qm_engine_events call returned", index,
+          handle.event_cycle_spans.size()));
+    }
+    const auto [offset, n] = handle.event_cycle_spans[index];
+    *names = n == 0 ? nullptr : handle.event_cycle_names.data() + offset;
+    *count = n;
     return absl::OkStatus();
   });
 }

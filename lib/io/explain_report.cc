@@ -38,6 +38,32 @@ Doc AttemptDoc(const FlavorAttempt& a) {
   return d;
 }
 
+// Every preemption of and by the workload: counts (per reason, all four listed), the quota-holding
+// time lost, the latest preemptions, and the end of a borrow back-off.
+Doc PreemptionsDoc(const PreemptionSummary& ps) {
+  Doc d = Doc::Map();
+  d.Set("preempted", Doc::Int(ps.preempted));
+  Doc by_reason = Doc::Map();
+  for (int r = 0; r < kPreemptionReasons; ++r) {
+    by_reason.Set(PreemptionReasonName(static_cast<PreemptionReason>(r)), Doc::Int(ps.by_reason[r]));
+  }
+  d.Set("byReason", std::move(by_reason.Flow()));
+  d.Set("caused", Doc::Int(ps.caused));
+  d.Set("heldLost", Doc::Str(FormatGoDuration(ps.held_lost)));
+  Doc recent = Doc::List();
+  for (const PreemptionSummary::Record& r : ps.recent) {
+    Doc one = Doc::Map();
+    one.Set("at", Doc::Str(FormatRfc3339(r.time)));
+    one.Set("by", Doc::Str(r.preemptor));
+    one.Set("clusterQueue", Doc::Str(r.preemptor_cluster_queue));
+    one.Set("reason", Doc::Str(PreemptionReasonName(r.reason)));
+    recent.Add(std::move(one.Flow()));
+  }
+  d.Set("recent", std::move(recent));
+  if (ps.borrow_allowed_at.has_value()) d.Set("borrowAllowedAt", Doc::Str(FormatRfc3339(*ps.borrow_allowed_at)));
+  return d;
+}
+
 }  // namespace
 
 std::string RenderExplanation(const Engine& engine, const WorkloadExplanation& e,
@@ -111,32 +137,9 @@ std::string RenderExplanation(const Engine& engine, const WorkloadExplanation& e
     p.Set("message", Doc::Str(e.preemption_message));
     d.Set("preempted", std::move(p));
   }
-  // What preemption did to and by this workload over its life (docs/semantics.md §10.5).
-  const PreemptionSummary& h = st.preemptions;
-  if (h.preempted > 0 || h.caused > 0) {
-    Doc p = Doc::Map();
-    p.Set("preempted", Doc::Int(h.preempted));
-    Doc reasons = Doc::Map();
-    for (int r = 0; r < kPreemptionReasons; ++r) {
-      if (h.by_reason[r] > 0) reasons.Set(PreemptionReasonName(static_cast<PreemptionReason>(r)), Doc::Int(h.by_reason[r]));
-    }
-    if (h.preempted > 0) p.Set("byReason", std::move(reasons.Flow()));
-    p.Set("caused", Doc::Int(h.caused));
-    if (h.preempted > 0) p.Set("heldBeforePreemption", Doc::Str(FormatGoDuration(h.held_lost)));
-    if (!h.recent.empty()) {
-      Doc recent = Doc::List();
-      for (const PreemptionSummary::Record& r : h.recent) {
-        Doc one = Doc::Map();
-        one.Set("at", Doc::Str(FormatRfc3339(r.time)));
-        one.Set("by", Doc::Str(r.preemptor));
-        one.Set("clusterQueue", Doc::Str(r.preemptor_cluster_queue));
-        one.Set("reason", Doc::Str(PreemptionReasonName(r.reason)));
-        recent.Add(std::move(one.Flow()));
-      }
-      p.Set("recent", std::move(recent));
-    }
-    if (h.borrow_allowed_at.has_value()) p.Set("mayBorrowAgainAt", Doc::Str(FormatRfc3339(*h.borrow_allowed_at)));
-    d.Set("preemptionHistory", std::move(p));
+  if (const PreemptionSummary& ps = st.preemptions;
+      ps.preempted > 0 || ps.caused > 0 || ps.borrow_allowed_at.has_value()) {
+    d.Set("preemptions", PreemptionsDoc(ps));
   }
   return internal::Emit(d, format);
 }

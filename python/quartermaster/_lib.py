@@ -15,7 +15,7 @@ from typing import Any, Optional
 
 from .errors import QuartermasterError
 
-API_VERSION = 1  # the QM_C_API_VERSION these declarations follow
+API_VERSION = 2  # the QM_C_API_VERSION these declarations follow
 
 c_char_p = ctypes.c_char_p
 c_int = ctypes.c_int
@@ -118,10 +118,12 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "qm_last_error": (c_char_p, []),
     "qm_free": (None, [ctypes.c_void_p]),
     "qm_engine_create": (c_int, [P(EngineOptions), P(_engine_p)]),
+    "qm_engine_create_with_config": (c_int, [P(EngineOptions), c_char_p, c_char_p, P(_engine_p)]),
     "qm_engine_destroy": (None, [_engine_p]),
     "qm_engine_last_error": (c_char_p, [_engine_p]),
     "qm_engine_now": (c_int, [_engine_p, P(c_int64)]),
     "qm_engine_set_now": (c_int, [_engine_p, c_int64]),
+    "qm_engine_next_timed_change": (c_int, [_engine_p, P(c_int64), P(c_int)]),
     "qm_engine_apply_yaml": (c_int, [_engine_p, c_char_p, c_char_p]),
     "qm_engine_find_workload": (c_int, [_engine_p, c_char_p, c_char_p, P(c_uint64)]),
     "qm_engine_finish": (c_int, [_engine_p, c_char_p, c_char_p]),
@@ -136,6 +138,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "qm_engine_schedule_cycle": (c_int, [_engine_p, P(CycleSummary)]),
     "qm_engine_run_until_stable": (c_int, [_engine_p, c_int, P(c_int)]),
     "qm_engine_events": (c_int, [_engine_p, P(P(Event)), P(c_size_t)]),
+    "qm_engine_event_cycle_queues": (c_int, [_engine_p, c_size_t, P(P(c_char_p)), P(c_size_t)]),
     "qm_engine_events_json": (c_int, [_engine_p, _out_str]),
     "qm_engine_workload_json": (c_int, [_engine_p, c_char_p, c_char_p, _out_str]),
     "qm_engine_cluster_queue_json": (c_int, [_engine_p, c_char_p, _out_str]),
@@ -179,12 +182,15 @@ def _load() -> ctypes.CDLL:
         except OSError as e:
             tried.append(f"{path} ({e})")
             continue
+        # The version first: an older library lacks some of the functions declared below.
+        lib.qm_api_version.restype = c_int
+        lib.qm_api_version.argtypes = []
+        if lib.qm_api_version() < API_VERSION:
+            raise ImportError(f"{path}: C API version {lib.qm_api_version()} < {API_VERSION}")
         for name, (restype, argtypes) in _SIGNATURES.items():
             fn = getattr(lib, name)
             fn.restype = restype
             fn.argtypes = argtypes
-        if lib.qm_api_version() < API_VERSION:
-            raise ImportError(f"{path}: C API version {lib.qm_api_version()} < {API_VERSION}")
         return lib
     raise ImportError(
         "libquartermaster_c.so not found; set QM_C_LIBRARY to its path (tried: "

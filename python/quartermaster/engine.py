@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ctypes
+import datetime
 import json
 import threading
 from dataclasses import dataclass, field
@@ -20,7 +21,13 @@ EVENT_KINDS = (
     "Deactivated",
     "Activated",
     "Deleted",
+    "PreemptionCycle",
 )
+
+_PREEMPTION_CYCLE = EVENT_KINDS.index("PreemptionCycle")  # QM_EVENT_PREEMPTION_CYCLE
+
+# The document `configuration=` and `anti_thrash=` become (docs/c-api.md §Anti-thrash).
+_CONFIGURATION_HEADER = {"apiVersion": "config.kueue.x-k8s.io/v1beta1", "kind": "Configuration"}
 
 
 @dataclass(frozen=True)
@@ -47,6 +54,9 @@ class Event:
     preemption_reason: str = ""
     preemptor: str = ""
     pod_sets: tuple[PodSetAdmission, ...] = field(default_factory=tuple)
+    # "PreemptionCycle" only: the ClusterQueues of the cycle, in preemption order (each preempted
+    # in the next, the last in the first).
+    cycle_queues: tuple[str, ...] = field(default_factory=tuple)
 
 
 @dataclass(frozen=True)
@@ -69,6 +79,33 @@ Objects = Union[str, Sequence[Mapping[str, Any]], Mapping[str, Any]]
 Workload = Union[str, int]
 
 
+def _json_value(value: Any) -> Any:
+    """`json.dumps` default: a `datetime.timedelta` becomes a Go duration in microseconds."""
+    if isinstance(value, datetime.timedelta):
+        return f"{value // datetime.timedelta(microseconds=1)}us"
+    raise TypeError(f"{type(value).__name__} is not a configuration value")
+
+
+def _configuration_text(
+    configuration: Union[None, str, Mapping[str, Any]], anti_thrash: Optional[Mapping[str, Any]]
+) -> Optional[str]:
+    """The Kueue Configuration document that `configuration` and `anti_thrash` describe."""
+    if isinstance(configuration, str):
+        if anti_thrash is not None:
+            raise ValueError("anti_thrash: put it in the configuration text, or pass configuration as a dict")
+        return configuration
+    if configuration is None and anti_thrash is None:
+        return None
+    doc: dict[str, Any] = dict(_CONFIGURATION_HEADER)
+    doc.update(configuration or {})
+    if anti_thrash is not None:
+        if "antiThrash" in doc:
+            raise ValueError("anti_thrash and configuration['antiThrash'] are both given; give one")
+        doc["antiThrash"] = dict(anti_thrash)
+    # One key a line, so the library's "<configuration>:LINE:" points somewhere useful.
+    return json.dumps(doc, indent=1, default=_json_value)
+
+
 class Engine:
     """A Kueue admission engine.
 
@@ -88,8 +125,20 @@ class Engine:
         legacy_messages: bool = False,
         feature_gates: Optional[Mapping[str, bool]] = None,
         start_time_unix_micros: int = 0,
+        anti_thrash: Optional[Mapping[str, Any]] = None,
+        configuration: Union[None, str, Mapping[str, Any]] = None,
         _handle: Optional[ctypes.c_void_p] = None,
     ) -> None:
+        """Creates an engine (Kueue's defaults when called without arguments).
+
+        ``anti_thrash``: Quartermaster's policies against preemption thrash, with the keys of the
+        YAML block (docs/python.md §Anti-thrash), e.g. ``{"minRuntime": [{"duration": "2h",
+        "reasons": ["InCohortFairSharing"]}], "cycleDetection": {"enable": True, "window": "1h"}}``;
+        durations are Go duration strings or `datetime.timedelta`. ``configuration``: a Kueue
+        ``Configuration`` document, as YAML/JSON text or a dict (``apiVersion`` and ``kind`` may be
+        left out of a dict): ``fairSharing``, ``featureGates``, ``antiThrash``. An invalid field, gates
+        given both in ``feature_gates`` and ``featureGates``, or ``fair_sharing=True`` with
+        ``fairSharing.enable: false`` raise QuartermasterError INVALID_ARGUMENT naming the field."""
         self._lock = threading.RLock()
         if _handle is not None:
             self._handle: Optional[ctypes.c_void_p] = _handle
@@ -100,8 +149,13 @@ class Engine:
         options = _lib.EngineOptions(
             int(fair_sharing), int(legacy_messages), encode(gates, "feature_gates"), start_time_unix_micros
         )
+        text = _configuration_text(configuration, anti_thrash)
         handle = ctypes.c_void_p()
-        _lib.check_thread(lib().qm_engine_create(ctypes.byref(options), ctypes.byref(handle)))
+        _lib.check_thread(
+            lib().qm_engine_create_with_config(
+                ctypes.byref(options), encode(text, "configuration"), None, ctypes.byref(handle)
+            )
+        )
         self._handle = handle
 
     # ---- lifetime --------------------------------------------------------------------------
@@ -145,6 +199,16 @@ class Engine:
     def set_now(self, unix_micros: int) -> None:
         with self._lock:
             self._call(lib().qm_engine_set_now(self._h(), unix_micros))
+
+    def next_timed_change(self) -> Optional[int]:
+        """When the next anti-thrash timer runs out (the end of a minimum runtime or of a borrow
+        back-off), in microseconds since the epoch; None when nothing is pending. A host that
+        moves time itself calls `set_now` to it and runs a cycle then."""
+        with self._lock:
+            at = ctypes.c_int64()
+            has = ctypes.c_int()
+            self._call(lib().qm_engine_next_timed_change(self._h(), ctypes.byref(at), ctypes.byref(has)))
+            return at.value if has.value else None
 
     # ---- objects ---------------------------------------------------------------------------
 
@@ -294,6 +358,14 @@ class Engine:
                 )
                 for p in range(e.pod_set_count)
             )
+            cycle_queues: tuple[str, ...] = ()
+            if e.kind == _PREEMPTION_CYCLE:
+                names = ctypes.POINTER(ctypes.c_char_p)()
+                count = ctypes.c_size_t()
+                self._call(
+                    lib().qm_engine_event_cycle_queues(self._h(), i, ctypes.byref(names), ctypes.byref(count))
+                )
+                cycle_queues = tuple(decode(names[q]) for q in range(count.value))
             out.append(
                 Event(
                     sequence=e.sequence,
@@ -307,6 +379,7 @@ class Engine:
                     preemption_reason=decode(e.preemption_reason),
                     preemptor=decode(e.preemptor_name),
                     pod_sets=pod_sets,
+                    cycle_queues=cycle_queues,
                 )
             )
         return tuple(out)
@@ -320,7 +393,9 @@ class Engine:
             return json.loads(take_string(out))
 
     def workload(self, workload: str) -> dict[str, Any]:
-        """Status of "namespace/name": state, priority, clusterQueue, reason, message, admission."""
+        """Status of "namespace/name": state, priority, clusterQueue, reason, message, admission,
+        and ``preemptions`` (what preemption did to it and what it did to others: ``preempted``,
+        ``byReason``, ``caused``, ``heldLostMicros``, ``recent``, ``borrowAllowedAtUnixMicros``)."""
         ns, _, name = workload.rpartition("/")
         return self._json(lib().qm_engine_workload_json, encode(ns or "default"), encode(name))
 

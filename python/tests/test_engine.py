@@ -1,8 +1,10 @@
 """quartermaster.Engine over the C API: apply (text and dicts), submit, cycles and events,
-queries, explain, snapshots, errors."""
+queries, explain, snapshots, errors, and the anti-thrash policies (minimum runtime and its timer,
+preemption counts, cycle events, configuration errors)."""
 
 from __future__ import annotations
 
+import datetime
 import os
 
 import pytest
@@ -136,3 +138,201 @@ def test_hyperpod_render_and_lint() -> None:
     assert code == 1 and "BorrowLimit" in report
     with pytest.raises(qm.QuartermasterError, match="bad.json"):
         qm.hyperpod_render({"bad.json": bad})
+
+
+# ---- anti-thrash ------------------------------------------------------------------------------
+
+T0 = 1_704_067_200_000_000  # 2024-01-01T00:00:00Z, microseconds
+MINUTE = 60_000_000
+
+SOLO = """
+- {kind: Namespace, metadata: {name: default}}
+- {kind: ResourceFlavor, metadata: {name: default}}
+- kind: ClusterQueue
+  metadata: {name: solo}
+  spec:
+    namespaceSelector: {}
+    preemption: {withinClusterQueue: LowerPriority}
+    resourceGroups:
+    - coveredResources: [cpu]
+      flavors: [{name: default, resources: [{name: cpu, nominalQuota: 4}]}]
+- {kind: LocalQueue, metadata: {namespace: default, name: main}, spec: {clusterQueue: solo}}
+"""
+
+COHORT = """
+- {kind: Namespace, metadata: {name: default}}
+- {kind: ResourceFlavor, metadata: {name: default}}
+""" + "".join(
+    f"""- kind: ClusterQueue
+  metadata: {{name: {q}}}
+  spec:
+    cohortName: c
+    namespaceSelector: {{}}
+    preemption: {{reclaimWithinCohort: Any}}
+    resourceGroups:
+    - coveredResources: [cpu]
+      flavors: [{{name: default, resources: [{{name: cpu, nominalQuota: 4}}]}}]
+- {{kind: LocalQueue, metadata: {{namespace: default, name: {q}}}, spec: {{clusterQueue: {q}}}}}
+"""
+    for q in ("a", "b")
+)
+
+
+def cpu_workload(name: str, queue: str, cpus: int, priority: int = 0) -> dict:
+    return {
+        "kind": "Workload",
+        "metadata": {"namespace": "default", "name": name},
+        "spec": {"queueName": queue, "priority": priority, "podSets": [{"count": 1, "requests": {"cpu": str(cpus)}}]},
+    }
+
+
+def kinds(result: qm.CycleResult) -> list[tuple[str, str]]:
+    return [(e.kind, e.workload) for e in result.events]
+
+
+def test_min_runtime_holds_a_preemption_until_its_timer() -> None:
+    # Setup: `low` runs from T0 with a 1 h minimum runtime against InClusterQueue preemption;
+    # `high` arrives at T0 + 10 min. Expect: no preemption until T0 + 1 h, which the timer names.
+    engine = qm.Engine(
+        anti_thrash={"minRuntime": [{"duration": datetime.timedelta(hours=1), "reasons": ["InClusterQueue"]}]},
+        start_time_unix_micros=T0,
+    )
+    engine.apply(SOLO)
+    assert engine.next_timed_change() is None
+    engine.apply([cpu_workload("low", "main", 4, priority=10)])
+    assert kinds(engine.run_until_stable()) == [("Admitted", "default/low")]
+    assert engine.next_timed_change() == T0 + 60 * MINUTE
+
+    engine.set_now(T0 + 10 * MINUTE)
+    engine.apply([cpu_workload("high", "main", 4, priority=100)])
+    assert engine.run_until_stable().preempted == 0
+    engine.set_now(T0 + 59 * MINUTE)
+    assert engine.run_until_stable().preempted == 0
+
+    engine.set_now(engine.next_timed_change())
+    [preempted] = engine.run_until_stable().events
+    assert (preempted.kind, preempted.workload, preempted.preemptor, preempted.preemption_reason) == (
+        "Preempted", "default/low", "default/high", "InClusterQueue")
+    engine.confirm_all_evicted()
+    assert kinds(engine.run_until_stable()) == [("Admitted", "default/high")]
+    assert engine.next_timed_change() == T0 + 120 * MINUTE  # `high` is protected in turn
+    assert engine.workload("default/low")["preemptions"]["heldLostMicros"] == 60 * MINUTE
+
+    # Without the policies nothing is ever timed.
+    plain = qm.Engine()
+    plain.apply(SOLO)
+    plain.apply([cpu_workload("low", "main", 4)])
+    plain.run_until_stable()
+    assert plain.next_timed_change() is None
+
+
+def test_a_workload_preempted_twice_counts_both_and_lists_its_preemptors(cluster: str) -> None:
+    # Setup: team-b's b-1 borrows; team-a reclaims at +10 min (a-1) and, b-1 running again from
+    # +20 min, at +50 min (a-2). No policy needed: every engine keeps the history.
+    engine = qm.Engine(start_time_unix_micros=T0)
+    engine.apply(cluster)
+    engine.apply([workload("team-b", "b-1", 3, 8)])
+    engine.run_until_stable()
+    engine.set_now(T0 + 10 * MINUTE)
+    engine.apply([workload("team-a", "a-1", 2, 8)])
+    assert engine.run_until_stable().preempted == 1
+    engine.confirm_evicted("team-b/b-1")
+    engine.run_until_stable()
+    engine.set_now(T0 + 20 * MINUTE)
+    engine.finish("team-a/a-1")
+    assert kinds(engine.run_until_stable()) == [("Admitted", "team-b/b-1")]
+    engine.set_now(T0 + 50 * MINUTE)
+    engine.apply([workload("team-a", "a-2", 2, 8)])
+    assert engine.run_until_stable().preempted == 1
+
+    summary = engine.workload("team-b/b-1")["preemptions"]
+    assert summary == {
+        "preempted": 2,
+        "byReason": {"InClusterQueue": 0, "InCohortReclamation": 2, "InCohortFairSharing": 0,
+                     "InCohortReclaimWhileBorrowing": 0},
+        "caused": 0,
+        "heldLostMicros": 40 * MINUTE,
+        "recent": [
+            {"timeUnixMicros": T0 + 10 * MINUTE, "preemptor": "team-a/a-1", "preemptorClusterQueue": "team-a",
+             "reason": "InCohortReclamation"},
+            {"timeUnixMicros": T0 + 50 * MINUTE, "preemptor": "team-a/a-2", "preemptorClusterQueue": "team-a",
+             "reason": "InCohortReclamation"},
+        ],
+        "borrowAllowedAtUnixMicros": None,
+    }
+    assert engine.workload("team-a/a-1")["preemptions"]["caused"] == 1
+    explained = engine.explain("team-b/b-1")["preemptions"]
+    assert (explained["preempted"], explained["heldLost"]) == (2, "40m0s")
+    assert [(r["at"], r["by"]) for r in explained["recent"]] == [
+        ("2024-01-01T00:10:00Z", "team-a/a-1"), ("2024-01-01T00:50:00Z", "team-a/a-2")]
+
+
+def test_cycle_detection_reports_queues_and_workloads_that_preempt_each_other() -> None:
+    # Setup: queues a and b of cohort c reclaim from each other (b1 borrows, a1 reclaims; later
+    # a2 borrows, b2 reclaims). Expect: the second reclaim closes the ring a -> b -> a.
+    engine = qm.Engine(configuration={"antiThrash": {"cycleDetection": {"enable": True, "window": "1h"}}},
+                       start_time_unix_micros=T0)
+    engine.apply(COHORT)
+    engine.apply([cpu_workload("b1", "b", 6)])
+    engine.run_until_stable()
+    engine.set_now(T0 + 10 * MINUTE)
+    engine.apply([cpu_workload("a1", "a", 4)])
+    assert kinds(engine.run_until_stable()) == [("Preempted", "default/b1")]
+    engine.confirm_all_evicted()
+    engine.finish("default/a1")
+    engine.delete("default/b1")
+    engine.apply([cpu_workload("a2", "a", 6)])
+    engine.run_until_stable()
+    engine.set_now(T0 + 30 * MINUTE)
+    engine.apply([cpu_workload("b2", "b", 4)])
+    preempted, cycle = engine.run_until_stable().events
+    assert (preempted.kind, preempted.workload) == ("Preempted", "default/a2")
+    assert cycle == qm.Event(
+        sequence=preempted.sequence + 1, kind="PreemptionCycle", workload="default/a2", handle=preempted.handle,
+        cluster_queue="a", time_unix_micros=T0 + 30 * MINUTE, reason="ClusterQueuePreemptionCycle",
+        message="ClusterQueues preempted each other in a ring within 3600s: a -> b -> a",
+        preemption_reason="InCohortReclamation", preemptor="default/b2", cycle_queues=("a", "b"))
+
+    # Two workloads of one queue: w1 preempted by w2, then (raised above it) preempting w2 back.
+    engine.apply(SOLO)
+    engine.apply([cpu_workload("w1", "main", 4, priority=10)])
+    engine.run_until_stable()
+    engine.apply([cpu_workload("w2", "main", 4, priority=20)])
+    assert kinds(engine.run_until_stable()) == [("Preempted", "default/w1")]
+    engine.confirm_all_evicted()
+    engine.run_until_stable()
+    engine.apply([cpu_workload("w1", "main", 4, priority=30)])
+    events = engine.run_until_stable().events
+    assert [(e.kind, e.workload, e.reason, e.preemptor, e.cycle_queues) for e in events] == [
+        ("Preempted", "default/w2", "Preempted", "default/w1", ()),
+        ("PreemptionCycle", "default/w2", "WorkloadPreemptionCycle", "default/w1", ("solo", "solo")),
+    ]
+    assert "PreemptionCycle" in qm.EVENT_KINDS
+
+
+def test_invalid_anti_thrash_configuration_names_the_field() -> None:
+    with pytest.raises(qm.QuartermasterError) as zero:
+        qm.Engine(anti_thrash={"minRuntime": [{"duration": "0s"}]})
+    assert zero.value.status == "INVALID_ARGUMENT"
+    assert "antiThrash.minRuntime[0].duration: must be more than 0" in zero.value.message
+    with pytest.raises(qm.QuartermasterError, match=r"antiThrash.minRuntime\[0\].reasons\[0\]: \"Sometimes\""):
+        qm.Engine(anti_thrash={"minRuntime": [{"duration": "1h", "reasons": ["Sometimes"]}]})
+    with pytest.raises(qm.QuartermasterError, match="antiThrash.cycleDetectoin: unknown field"):
+        qm.Engine(anti_thrash={"cycleDetectoin": {"enable": True}})
+    text = "apiVersion: config.kueue.x-k8s.io/v1beta1\nkind: Configuration\nantiThrash:\n  borrowBackoff: {base: 1h, max: 10m}\n"
+    with pytest.raises(qm.QuartermasterError, match=r"<configuration>:4: Configuration: antiThrash.borrowBackoff.max"):
+        qm.Engine(configuration=text)
+    with pytest.raises(qm.QuartermasterError, match="featureGates"):
+        qm.Engine(feature_gates={"PartialAdmission": True}, configuration={"featureGates": {"PartialAdmission": True}})
+    with pytest.raises(qm.QuartermasterError, match="only a Kueue Configuration document"):
+        qm.Engine(configuration=SOLO)
+    with pytest.raises(ValueError):
+        qm.Engine(anti_thrash={}, configuration=text)
+    # A valid configuration of every policy.
+    qm.Engine(fair_sharing=True, anti_thrash={
+        "minRuntime": [{"duration": "2h", "reasons": ["InCohortFairSharing"], "priorityClasses": ["training"],
+                        "clusterQueues": ["team-a"]}],
+        "loopFreeFairSharing": True,
+        "borrowBackoff": {"base": "10m", "max": "4h"},
+        "cycleDetection": {"enable": True, "window": datetime.timedelta(minutes=90)},
+    }).close()

@@ -1,7 +1,9 @@
 /* The C API from C11: a reclaim scenario driven through YAML and plain structs, events, queries,
- * snapshots, HyperPod render/lint, and the error paths (NULL handles, invalid UTF-8, bad input
- * leaving the engine unchanged, stale handles, deep nesting, calls after destroy in debug builds,
- * two threads on one engine). Run as the CTest c_api.test, also under ASan+UBSan.
+ * snapshots, HyperPod render/lint, the anti-thrash policies (minimum runtime with its timer,
+ * preemption counts, cycle events, configuration errors), and the error paths (NULL handles,
+ * invalid UTF-8, bad input leaving the engine unchanged, stale handles, deep nesting, calls after
+ * destroy in debug builds, two threads on one engine). Run as the CTest c_api.test, also under
+ * ASan+UBSan.
  *
  * Usage: c_api_test HYPERPOD_QUOTA_JSON */
 #include <stdio.h>
@@ -201,7 +203,11 @@ static void TestScenario(void) {
     char* b = NULL;
     OK(e, qm_engine_workload_json(e, "team-b", "b-1", &a));
     OK(copy, qm_engine_workload_json(copy, "team-b", "b-1", &b));
-    CHECK(a != NULL && b != NULL && strcmp(a, b) == 0);
+    /* Snapshot format 1 keeps no preemption history: compare up to `preemptions` (the last key). */
+    const char* a_end = a != NULL ? strstr(a, "\"preemptions\"") : NULL;
+    const char* b_end = b != NULL ? strstr(b, "\"preemptions\"") : NULL;
+    CHECK(a_end != NULL && b_end != NULL && a_end - a == b_end - b &&
+          strncmp(a, b, (size_t)(a_end - a)) == 0);
     qm_free(a);
     qm_free(b);
     OK(copy, qm_engine_finish(copy, "team-a", "a-1"));
@@ -226,6 +232,375 @@ static void TestScenario(void) {
   CHECK(qm_engine_finish(e, "team-b", "nope") == QM_NOT_FOUND);
   CHECK(strstr(qm_engine_last_error(e), "nope") != NULL);
   qm_engine_destroy(e);
+}
+
+/* ---- Anti-thrash ---------------------------------------------------------------------------- */
+
+static const int64_t kT0 = 1704067200000000LL; /* 2024-01-01T00:00:00Z */
+static const int64_t kMinute = 60000000LL;
+
+/* One ClusterQueue `solo` (4 CPUs) whose workloads preempt lower priorities, and LocalQueue
+ * default/main. */
+static const char* kSolo =
+    "- {kind: Namespace, metadata: {name: default}}\n"
+    "- {kind: ResourceFlavor, metadata: {name: default}}\n"
+    "- kind: ClusterQueue\n"
+    "  metadata: {name: solo}\n"
+    "  spec:\n"
+    "    namespaceSelector: {}\n"
+    "    preemption: {withinClusterQueue: LowerPriority}\n"
+    "    resourceGroups:\n"
+    "    - coveredResources: [cpu]\n"
+    "      flavors: [{name: default, resources: [{name: cpu, nominalQuota: 4}]}]\n"
+    "- {kind: LocalQueue, metadata: {namespace: default, name: main}, spec: {clusterQueue: solo}}\n";
+
+/* An engine with `configuration` (a Kueue Configuration document) whose clock starts at kT0. */
+static qm_engine* NewEngine(const char* configuration) {
+  qm_engine_options options = {0, 0, NULL, kT0};
+  qm_engine* e = NULL;
+  if (qm_engine_create_with_config(&options, configuration, "config.yaml", &e) != QM_OK) {
+    fprintf(stderr, "create_with_config: %s\n", qm_last_error());
+    ++failures;
+  }
+  return e;
+}
+
+/* Submits a one-pod workload asking for `cpus` CPUs at `priority` in LocalQueue `queue`. */
+static void SubmitCpu(qm_engine* e, const char* name, const char* queue, int64_t cpus,
+                      int32_t priority) {
+  qm_resource_amount cpu = {"cpu", cpus * 1000};
+  qm_pod_set pods = {"main", 1, 0, &cpu, 1};
+  qm_workload w = {"default", name, queue, NULL, 1, priority, 0, &pods, 1};
+  OK(e, qm_engine_submit(e, &w, NULL));
+}
+
+/* The number of events of `kind` in the engine's latest call. */
+static size_t CountEvents(qm_engine* e, qm_event_kind kind) {
+  const qm_event* events = NULL;
+  size_t n = 0, found = 0;
+  OK(e, qm_engine_events(e, &events, &n));
+  for (size_t i = 0; i < n; ++i) found += events[i].kind == kind;
+  return found;
+}
+
+static void TestMinRuntime(void) {
+  /* Setup: `low` runs from kT0; `high` (higher priority, same queue) arrives 10 minutes later.
+   * Expect: no preemption before `low` has run its hour; the timer says when; at that instant the
+   * next cycle preempts it. */
+  qm_engine* e = NewEngine(
+      "apiVersion: config.kueue.x-k8s.io/v1beta1\n"
+      "kind: Configuration\n"
+      "antiThrash:\n"
+      "  minRuntime: [{duration: 1h, reasons: [InClusterQueue]}]\n");
+  if (e == NULL) return;
+  OK(e, qm_engine_apply_yaml(e, kSolo, "solo.yaml"));
+  int64_t at = -1;
+  int has = -1;
+  OK(e, qm_engine_next_timed_change(e, &at, &has));
+  CHECK(has == 0 && at == 0);
+
+  SubmitCpu(e, "low", "main", 4, 10);
+  OK(e, qm_engine_run_until_stable(e, 100, NULL));
+  CHECK(CountEvents(e, QM_EVENT_ADMITTED) == 1);
+  OK(e, qm_engine_next_timed_change(e, &at, &has));
+  CHECK(has == 1 && at == kT0 + 60 * kMinute);
+
+  OK(e, qm_engine_set_now(e, kT0 + 10 * kMinute));
+  SubmitCpu(e, "high", "main", 4, 100);
+  OK(e, qm_engine_run_until_stable(e, 100, NULL));
+  CHECK(CountEvents(e, QM_EVENT_PREEMPTED) == 0);
+  OK(e, qm_engine_set_now(e, kT0 + 59 * kMinute));
+  OK(e, qm_engine_run_until_stable(e, 100, NULL));
+  CHECK(CountEvents(e, QM_EVENT_PREEMPTED) == 0);
+
+  OK(e, qm_engine_next_timed_change(e, &at, &has));
+  CHECK(has == 1 && at == kT0 + 60 * kMinute);
+  OK(e, qm_engine_set_now(e, at));
+  OK(e, qm_engine_run_until_stable(e, 100, NULL));
+  const qm_event* events = NULL;
+  size_t n = 0;
+  OK(e, qm_engine_events(e, &events, &n));
+  const qm_event* preempted = FindEvent(events, n, QM_EVENT_PREEMPTED, "default/low");
+  CHECK(preempted != NULL && strcmp(preempted->preemptor_name, "default/high") == 0 &&
+        strcmp(preempted->preemption_reason, "InClusterQueue") == 0);
+
+  /* `high` admitted at kT0 + 1h is protected in turn: a new timer an hour later. */
+  OK(e, qm_engine_confirm_all_evicted(e, NULL));
+  OK(e, qm_engine_run_until_stable(e, 100, NULL));
+  CHECK(CountEvents(e, QM_EVENT_ADMITTED) == 1);
+  OK(e, qm_engine_next_timed_change(e, &at, &has));
+  CHECK(has == 1 && at == kT0 + 120 * kMinute);
+  char* json = NULL;
+  OK(e, qm_engine_workload_json(e, "default", "low", &json));
+  CHECK(json != NULL && strstr(json, "\"heldLostMicros\": 3600000000") != NULL);
+  qm_free(json);
+  qm_engine_destroy(e);
+
+  /* Without the policies there is never a timer. */
+  qm_engine* plain = NULL;
+  CHECK(qm_engine_create(NULL, &plain) == QM_OK);
+  if (plain != NULL) {
+    OK(plain, qm_engine_apply_yaml(plain, kSolo, "solo.yaml"));
+    SubmitCpu(plain, "low", "main", 4, 10);
+    OK(plain, qm_engine_run_until_stable(plain, 100, NULL));
+    OK(plain, qm_engine_next_timed_change(plain, &at, &has));
+    CHECK(has == 0 && at == 0);
+    qm_engine_destroy(plain);
+  }
+}
+
+static void TestPreemptedTwice(void) {
+  /* Setup: team-b's b-1 borrows 8 GPUs of team-a's; team-a reclaims them twice (a-1 at +10 min,
+   * a-2 at +50 min), b-1 running again in between (from +20 min). No anti-thrash policy: the
+   * history is kept for every engine. Expect: b-1 preempted twice for InCohortReclamation, by a-1
+   * then a-2, having lost 10 + 30 minutes of quota; a-1 caused one preemption. */
+  qm_engine_options options = {0, 0, NULL, kT0};
+  qm_engine* e = NULL;
+  CHECK(qm_engine_create(&options, &e) == QM_OK);
+  if (e == NULL) return;
+  OK(e, qm_engine_apply_yaml(e, kCluster, "cluster.yaml"));
+  ApplyTeamB(e);
+  qm_resource_amount gpus = {"nvidia.com/gpu", 8};
+  qm_pod_set pods = {"main", 3, 0, &gpus, 1};
+  qm_workload b1 = {"team-b", "b-1", "jobs", NULL, 0, 0, 0, &pods, 1};
+  OK(e, qm_engine_submit(e, &b1, NULL));
+  OK(e, qm_engine_run_until_stable(e, 100, NULL));
+
+  OK(e, qm_engine_set_now(e, kT0 + 10 * kMinute));
+  OK(e, qm_engine_apply_yaml(e, kWorkloadA, "a-1.yaml"));
+  OK(e, qm_engine_run_until_stable(e, 100, NULL));
+  CHECK(CountEvents(e, QM_EVENT_PREEMPTED) == 1);
+  OK(e, qm_engine_confirm_evicted(e, "team-b", "b-1"));
+  OK(e, qm_engine_run_until_stable(e, 100, NULL));
+  OK(e, qm_engine_set_now(e, kT0 + 20 * kMinute));
+  OK(e, qm_engine_finish(e, "team-a", "a-1"));
+  OK(e, qm_engine_run_until_stable(e, 100, NULL));
+  const qm_event* events = NULL;
+  size_t n = 0;
+  OK(e, qm_engine_events(e, &events, &n));
+  CHECK(FindEvent(events, n, QM_EVENT_ADMITTED, "team-b/b-1") != NULL);
+
+  OK(e, qm_engine_set_now(e, kT0 + 50 * kMinute));
+  pods.count = 2; /* a-2: 16 GPUs, team-a's nominal quota */
+  qm_workload a2 = {"team-a", "a-2", "jobs", NULL, 0, 0, 0, &pods, 1};
+  OK(e, qm_engine_submit(e, &a2, NULL));
+  OK(e, qm_engine_run_until_stable(e, 100, NULL));
+  OK(e, qm_engine_events(e, &events, &n));
+  CHECK(FindEvent(events, n, QM_EVENT_PREEMPTED, "team-b/b-1") != NULL);
+
+  char* json = NULL;
+  OK(e, qm_engine_workload_json(e, "team-b", "b-1", &json));
+  const char* by_a1 = json != NULL ? strstr(json, "\"preemptor\": \"team-a/a-1\"") : NULL;
+  const char* by_a2 = json != NULL ? strstr(json, "\"preemptor\": \"team-a/a-2\"") : NULL;
+  const int counted =
+      json != NULL && strstr(json, "\"preempted\": 2,") != NULL &&
+      strstr(json, "\"InCohortReclamation\": 2,") != NULL &&
+      strstr(json, "\"InClusterQueue\": 0,") != NULL && strstr(json, "\"caused\": 0,") != NULL &&
+      strstr(json, "\"heldLostMicros\": 2400000000,") != NULL &&
+      strstr(json, "\"preemptorClusterQueue\": \"team-a\"") != NULL &&
+      strstr(json, "\"timeUnixMicros\": 1704070200000000") != NULL && /* kT0 + 50 min */
+      strstr(json, "\"borrowAllowedAtUnixMicros\": null") != NULL;
+  CHECK(counted);
+  CHECK(by_a1 != NULL && by_a2 != NULL && by_a1 < by_a2); /* oldest first */
+  if (!counted && json != NULL) printf("%s\n", json);
+  qm_free(json);
+  OK(e, qm_engine_workload_json(e, "team-a", "a-1", &json));
+  CHECK(json != NULL && strstr(json, "\"preempted\": 0,") != NULL &&
+        strstr(json, "\"caused\": 1,") != NULL && strstr(json, "\"recent\": []") != NULL);
+  qm_free(json);
+  OK(e, qm_engine_explain_json(e, "team-b", "b-1", &json));
+  CHECK(json != NULL && strstr(json, "\"preemptions\": {") != NULL &&
+        strstr(json, "\"heldLost\": \"40m0s\"") != NULL &&
+        strstr(json, "\"at\": \"2024-01-01T00:50:00Z\"") != NULL &&
+        strstr(json, "\"by\": \"team-a/a-2\"") != NULL);
+  qm_free(json);
+  qm_engine_destroy(e);
+}
+
+static void TestPreemptionCycles(void) {
+  /* Setup, with cycle detection on: queues a and b (4 CPUs each, cohort c) reclaim from each other:
+   * b1 borrows, a1 reclaims; later a2 borrows, b2 reclaims. Expect: the second reclaim closes the
+   * ring a -> b -> a within the window: a PREEMPTION_CYCLE event after the PREEMPTED one. */
+  qm_engine* e = NewEngine(
+      "{apiVersion: config.kueue.x-k8s.io/v1beta2, kind: Configuration,\n"
+      " antiThrash: {cycleDetection: {enable: true, window: 1h}}}\n");
+  if (e == NULL) return;
+  const char* cohort =
+      "- {kind: Namespace, metadata: {name: default}}\n"
+      "- {kind: ResourceFlavor, metadata: {name: default}}\n"
+      "- kind: ClusterQueue\n"
+      "  metadata: {name: a}\n"
+      "  spec:\n"
+      "    cohortName: c\n"
+      "    namespaceSelector: {}\n"
+      "    preemption: {reclaimWithinCohort: Any}\n"
+      "    resourceGroups: [{coveredResources: [cpu], flavors: [{name: default, resources: "
+      "[{name: cpu, nominalQuota: 4}]}]}]\n"
+      "- kind: ClusterQueue\n"
+      "  metadata: {name: b}\n"
+      "  spec:\n"
+      "    cohortName: c\n"
+      "    namespaceSelector: {}\n"
+      "    preemption: {reclaimWithinCohort: Any}\n"
+      "    resourceGroups: [{coveredResources: [cpu], flavors: [{name: default, resources: "
+      "[{name: cpu, nominalQuota: 4}]}]}]\n"
+      "- {kind: LocalQueue, metadata: {namespace: default, name: a}, spec: {clusterQueue: a}}\n"
+      "- {kind: LocalQueue, metadata: {namespace: default, name: b}, spec: {clusterQueue: b}}\n";
+  OK(e, qm_engine_apply_yaml(e, cohort, "cohort.yaml"));
+  SubmitCpu(e, "b1", "b", 6, 0);
+  OK(e, qm_engine_run_until_stable(e, 100, NULL));
+  OK(e, qm_engine_set_now(e, kT0 + 10 * kMinute));
+  SubmitCpu(e, "a1", "a", 4, 0);
+  OK(e, qm_engine_run_until_stable(e, 100, NULL));
+  CHECK(CountEvents(e, QM_EVENT_PREEMPTED) == 1 && CountEvents(e, QM_EVENT_PREEMPTION_CYCLE) == 0);
+  OK(e, qm_engine_confirm_all_evicted(e, NULL));
+  OK(e, qm_engine_set_now(e, kT0 + 20 * kMinute));
+  OK(e, qm_engine_finish(e, "default", "a1"));
+  OK(e, qm_engine_delete_workload(e, "default", "b1"));
+  SubmitCpu(e, "a2", "a", 6, 0);
+  OK(e, qm_engine_run_until_stable(e, 100, NULL));
+  OK(e, qm_engine_set_now(e, kT0 + 30 * kMinute));
+  SubmitCpu(e, "b2", "b", 4, 0);
+  OK(e, qm_engine_run_until_stable(e, 100, NULL));
+
+  const qm_event* events = NULL;
+  size_t n = 0;
+  OK(e, qm_engine_events(e, &events, &n));
+  CHECK(n == 2);
+  if (n == 2) {
+    CHECK(events[0].kind == QM_EVENT_PREEMPTED && strcmp(events[0].workload_name, "default/a2") == 0);
+    const qm_event* cycle = &events[1];
+    CHECK(cycle->kind == QM_EVENT_PREEMPTION_CYCLE);
+    CHECK(strcmp(qm_event_kind_name(cycle->kind), "PreemptionCycle") == 0);
+    CHECK(strcmp(cycle->workload_name, "default/a2") == 0 && cycle->workload == events[0].workload);
+    CHECK(strcmp(cycle->cluster_queue, "a") == 0);
+    CHECK(strcmp(cycle->reason, "ClusterQueuePreemptionCycle") == 0);
+    CHECK(strcmp(cycle->preemptor_name, "default/b2") == 0 && cycle->preemptor == events[0].preemptor);
+    CHECK(strcmp(cycle->preemption_reason, "InCohortReclamation") == 0);
+    CHECK(strstr(cycle->message, "a -> b -> a") != NULL);
+    CHECK(cycle->time_unix_micros == kT0 + 30 * kMinute && cycle->pod_set_count == 0);
+    const char* const* queues = NULL;
+    size_t count = 0;
+    OK(e, qm_engine_event_cycle_queues(e, 1, &queues, &count));
+    CHECK(count == 2 && queues != NULL);
+    if (count == 2 && queues != NULL) {
+      CHECK(strcmp(queues[0], "a") == 0 && strcmp(queues[1], "b") == 0);
+    }
+    OK(e, qm_engine_event_cycle_queues(e, 0, &queues, &count));
+    CHECK(count == 0 && queues == NULL);
+    /* The array is still the one returned above (ASan would catch a freed one). */
+    CHECK(events[1].kind == QM_EVENT_PREEMPTION_CYCLE &&
+          strcmp(events[1].reason, "ClusterQueuePreemptionCycle") == 0);
+    CHECK(qm_engine_event_cycle_queues(e, 2, &queues, &count) == QM_OUT_OF_RANGE);
+    CHECK(strstr(qm_engine_last_error(e), "index") != NULL);
+    CHECK(qm_engine_event_cycle_queues(e, 0, NULL, &count) == QM_INVALID_ARGUMENT);
+  }
+  char* json = NULL;
+  OK(e, qm_engine_events_json(e, &json));
+  CHECK(json != NULL && strstr(json, "\"kind\": \"PreemptionCycle\"") != NULL &&
+        strstr(json, "\"cycleQueues\": [\n      \"a\",\n      \"b\"\n    ]") != NULL);
+  if (json != NULL && strstr(json, "\"cycleQueues\"") == NULL) printf("%s\n", json);
+  qm_free(json);
+
+  /* Two workloads that preempt each other, within one queue: w1 is preempted by w2, then (raised
+   * above it) preempts w2 back. */
+  OK(e, qm_engine_apply_yaml(e, kSolo, "solo.yaml"));
+  const char* w1_low = "{kind: Workload, metadata: {name: w1}, spec: {queueName: main, priority: 10, "
+                       "podSets: [{count: 1, requests: {cpu: 4}}]}}\n";
+  const char* w2 = "{kind: Workload, metadata: {name: w2}, spec: {queueName: main, priority: 20, "
+                   "podSets: [{count: 1, requests: {cpu: 4}}]}}\n";
+  const char* w1_high = "{kind: Workload, metadata: {name: w1}, spec: {queueName: main, priority: 30, "
+                        "podSets: [{count: 1, requests: {cpu: 4}}]}}\n";
+  OK(e, qm_engine_apply_yaml(e, w1_low, "w1.yaml"));
+  OK(e, qm_engine_run_until_stable(e, 100, NULL));
+  OK(e, qm_engine_apply_yaml(e, w2, "w2.yaml"));
+  OK(e, qm_engine_run_until_stable(e, 100, NULL));
+  CHECK(CountEvents(e, QM_EVENT_PREEMPTED) == 1 && CountEvents(e, QM_EVENT_PREEMPTION_CYCLE) == 0);
+  OK(e, qm_engine_confirm_all_evicted(e, NULL));
+  OK(e, qm_engine_run_until_stable(e, 100, NULL));
+  OK(e, qm_engine_apply_yaml(e, w1_high, "w1.yaml"));
+  OK(e, qm_engine_run_until_stable(e, 100, NULL));
+  OK(e, qm_engine_events(e, &events, &n));
+  const qm_event* cycle = FindEvent(events, n, QM_EVENT_PREEMPTION_CYCLE, "default/w2");
+  CHECK(cycle != NULL);
+  if (cycle != NULL) {
+    CHECK(strcmp(cycle->reason, "WorkloadPreemptionCycle") == 0);
+    CHECK(strcmp(cycle->preemptor_name, "default/w1") == 0);
+    CHECK(strcmp(cycle->preemption_reason, "InClusterQueue") == 0);
+    const char* const* queues = NULL;
+    size_t count = 0;
+    OK(e, qm_engine_event_cycle_queues(e, (size_t)(cycle - events), &queues, &count));
+    CHECK(count == 2 && strcmp(queues[0], "solo") == 0 && strcmp(queues[1], "solo") == 0);
+  }
+  qm_engine_destroy(e);
+}
+
+static void TestAntiThrashErrors(void) {
+  qm_engine* e = NULL;
+  const char* header = "apiVersion: config.kueue.x-k8s.io/v1beta1\nkind: Configuration\n";
+  struct {
+    const char* body;
+    const char* expected; /* in qm_last_error() */
+  } cases[] = {
+      {"antiThrash:\n  minRuntime: [{duration: 0s}]\n",
+       "config.yaml:4: Configuration: antiThrash.minRuntime[0].duration: must be more than 0"},
+      {"antiThrash:\n  minRuntime:\n  - duration: 1h\n    reasons: [Sometimes]\n",
+       "config.yaml:6: Configuration: antiThrash.minRuntime[0].reasons[0]: \"Sometimes\" is not "
+       "one of"},
+      {"antiThrash: {minRuntme: []}\n", "antiThrash.minRuntme: unknown field"},
+      {"antiThrash: {borrowBackoff: {base: 1h, max: 10m}}\n",
+       "antiThrash.borrowBackoff.max: must be >= base"},
+      {"antiThrash: {cycleDetection: {enable: true, window: soon}}\n",
+       "antiThrash.cycleDetection.window"},
+  };
+  char text[512];
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+    snprintf(text, sizeof text, "%s%s", header, cases[i].body);
+    CHECK(qm_engine_create_with_config(NULL, text, "config.yaml", &e) == QM_INVALID_ARGUMENT);
+    CHECK(e == NULL);
+    if (strstr(qm_last_error(), cases[i].expected) == NULL) {
+      fprintf(stderr, "case %zu: got '%s', expected it to contain '%s'\n", i, qm_last_error(),
+              cases[i].expected);
+      ++failures;
+    }
+  }
+  /* Only the Configuration belongs in the text; settings are given once; strings are checked. */
+  CHECK(qm_engine_create_with_config(NULL, kSolo, NULL, &e) == QM_INVALID_ARGUMENT);
+  CHECK(strstr(qm_last_error(), "<configuration>: only a Kueue Configuration document") != NULL);
+  qm_engine_options gates = {0, 0, "PartialAdmission=true", 0};
+  snprintf(text, sizeof text, "%sfeatureGates: {PartialAdmission: false}\n", header);
+  CHECK(qm_engine_create_with_config(&gates, text, "c.yaml", &e) == QM_INVALID_ARGUMENT);
+  CHECK(strstr(qm_last_error(), "featureGates") != NULL);
+  qm_engine_options fair = {1, 0, NULL, 0};
+  snprintf(text, sizeof text, "%sfairSharing: {enable: false}\n", header);
+  CHECK(qm_engine_create_with_config(&fair, text, "c.yaml", &e) == QM_INVALID_ARGUMENT);
+  CHECK(strstr(qm_last_error(), "fairSharing.enable") != NULL);
+  CHECK(qm_engine_create_with_config(NULL, "kind: Configuration\xC0\xAF", NULL, &e) ==
+        QM_INVALID_ARGUMENT);
+  CHECK(strstr(qm_last_error(), "UTF-8") != NULL);
+  CHECK(qm_engine_create_with_config(NULL, NULL, NULL, NULL) == QM_INVALID_ARGUMENT);
+
+  /* Settings the text and the options agree on, and an empty text, are fine. */
+  snprintf(text, sizeof text,
+           "%sfairSharing: {enable: true, preemptionStrategies: [LessThanInitialShare]}\n"
+           "antiThrash: {loopFreeFairSharing: true, borrowBackoff: {base: 10m, max: 4h}}\n",
+           header);
+  CHECK(qm_engine_create_with_config(&fair, text, "c.yaml", &e) == QM_OK && e != NULL);
+  qm_engine_destroy(e);
+  e = NULL;
+  CHECK(qm_engine_create_with_config(NULL, "", NULL, &e) == QM_OK && e != NULL);
+  int64_t at = 0;
+  int has = 0;
+  CHECK(qm_engine_next_timed_change(e, NULL, &has) == QM_INVALID_ARGUMENT);
+  CHECK(qm_engine_next_timed_change(e, &at, NULL) == QM_INVALID_ARGUMENT);
+  CHECK(qm_engine_next_timed_change(NULL, &at, &has) == QM_INVALID_ARGUMENT);
+  /* Before any qm_engine_events call there is no event to index. */
+  const char* const* queues = NULL;
+  size_t count = 0;
+  CHECK(qm_engine_event_cycle_queues(e, 0, &queues, &count) == QM_OUT_OF_RANGE);
+  qm_engine_destroy(e);
+  CHECK(strcmp(qm_event_kind_name(QM_EVENT_DELETED), "Deleted") == 0);
+  CHECK(strcmp(qm_event_kind_name(QM_EVENT_PREEMPTION_CYCLE + 1), "Unknown") == 0);
 }
 
 static void TestBadInput(void) {
@@ -435,6 +810,10 @@ int main(int argc, char** argv) {
   CHECK(strlen(qm_version()) > 0);
   CHECK(strcmp(qm_status_name(QM_NOT_FOUND), "NOT_FOUND") == 0);
   TestScenario();
+  TestMinRuntime();
+  TestPreemptedTwice();
+  TestPreemptionCycles();
+  TestAntiThrashErrors();
   TestBadInput();
   TestTwoThreads();
   TestHyperpod(argv[1]);

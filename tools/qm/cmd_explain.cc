@@ -67,6 +67,9 @@ Runs the scenario's steps (ignoring its expectations), then explains one workloa
              the assignment it would get now and the workloads it would preempt
   admitted   the flavors, counts and usage it holds and whether it borrows from the cohort
   preempted  who preempted it, under which reason, and the message
+and, once it was preempted or preempted another, every preemption it met: how often (per
+reason), how often it caused one, the quota-holding time lost, the latest 8 preemptions and the
+end of a borrow back-off
 
 A NAME without a namespace means default/NAME.
 

@@ -27,7 +27,8 @@
  *  - Memory returned through a `char**` out-parameter belongs to the caller, who frees it with
  *    `qm_free`. Pointers returned as `const` (events, error messages) belong to the library and
  *    stay valid until the next call on the same engine (or, for `qm_last_error`, the next call on
- *    the same thread).
+ *    the same thread); `qm_engine_event_cycle_queues` is the one call that leaves the event array
+ *    valid.
  *  - Amounts are integers in the resource's base unit: milli-CPU for "cpu", bytes for memory and
  *    storage, counts otherwise ("nvidia.com/gpu": 1 = one GPU).
  *  - An engine is not thread-safe. Calls on one engine must not overlap: serialize them with a
@@ -57,8 +58,13 @@ extern "C" {
 #endif
 
 /** The version of this header's API. Incremented when functions or fields are added; a program
- * compares it with `qm_api_version()` to detect a library older than its header. */
-#define QM_C_API_VERSION 1
+ * compares it with `qm_api_version()` to detect a library older than its header.
+ *   1: the first API.
+ *   2: anti-thrash: `qm_engine_create_with_config`, `qm_engine_next_timed_change`,
+ *      `QM_EVENT_PREEMPTION_CYCLE` and `qm_engine_event_cycle_queues`, and the `preemptions` key
+ *      of the workload and explain JSON. No struct changed size: a program built against
+ *      version 1 runs unchanged on this library. */
+#define QM_C_API_VERSION 2
 
 /** Status codes: the canonical codes of absl::Status (same numbers). */
 typedef enum qm_status {
@@ -123,6 +129,27 @@ typedef struct qm_engine_options {
 /** Creates an engine. `options` may be NULL. On success `*out` is the new engine, which the
  * caller frees with `qm_engine_destroy`; on error `*out` is NULL and `qm_last_error()` says why. */
 QM_C_EXPORT qm_status qm_engine_create(const qm_engine_options* options, qm_engine** out);
+/** `qm_engine_create` plus the settings of a Kueue `Configuration` document (YAML or JSON text;
+ * apiVersion config.kueue.x-k8s.io/v1beta1 or v1beta2), as a cluster file or `qm simulate` reads
+ * it: `fairSharing` (with `preemptionStrategies`), `featureGates`, and Quartermaster's
+ * `antiThrash` block (docs/c-api.md §Anti-thrash):
+ *
+ *   apiVersion: config.kueue.x-k8s.io/v1beta1
+ *   kind: Configuration
+ *   antiThrash:
+ *     minRuntime: [{duration: 2h, reasons: [InCohortFairSharing]}]
+ *     cycleDetection: {enable: true, window: 1h}
+ *
+ * `configuration` NULL or "" is `qm_engine_create(options, out)`. It must hold that one document
+ * and nothing else (apply objects with `qm_engine_apply_yaml`). Settings given twice are an error
+ * rather than one silently winning: `options->feature_gates` together with `featureGates`, or
+ * `options->fair_sharing` 1 with `fairSharing.enable: false`. An invalid field is
+ * QM_INVALID_ARGUMENT naming `source_name` (NULL: "<configuration>"), the line and the field, e.g.
+ * "config.yaml:4: Configuration: antiThrash.minRuntime[0].duration: must be more than 0".
+ * Since API version 2. */
+QM_C_EXPORT qm_status qm_engine_create_with_config(const qm_engine_options* options,
+                                                   const char* configuration,
+                                                   const char* source_name, qm_engine** out);
 /** Frees an engine and everything it returned as `const`. NULL is a no-op. */
 QM_C_EXPORT void qm_engine_destroy(qm_engine* engine);
 /** The message of the engine's latest failed call; "" after a call that succeeded. Owned by the
@@ -133,6 +160,14 @@ QM_C_EXPORT const char* qm_engine_last_error(const qm_engine* engine);
 QM_C_EXPORT qm_status qm_engine_now(qm_engine* engine, int64_t* unix_micros);
 /** Moves the engine's manual clock (submissions, admissions and evictions are stamped with it). */
 QM_C_EXPORT qm_status qm_engine_set_now(qm_engine* engine, int64_t unix_micros);
+/** When the next anti-thrash timer runs out (the end of a minimum runtime before preemption, or of
+ * a borrow back-off): after it a held-back workload may be admitted or may preempt, so a host that
+ * moves time itself runs a cycle then. `*has` 1 and `*unix_micros` that instant, or `*has` 0 and
+ * `*unix_micros` 0 when nothing is pending (always, with the anti-thrash policies off). The instant
+ * may be in the past when no cycle has run since, and the cycle may change nothing.
+ * Since API version 2. */
+QM_C_EXPORT qm_status qm_engine_next_timed_change(qm_engine* engine, int64_t* unix_micros,
+                                                  int* has);
 
 /* ---- Objects from text ------------------------------------------------------------------------ */
 
@@ -301,11 +336,19 @@ typedef enum qm_event_kind {
   QM_EVENT_FINISHED = 4,
   QM_EVENT_DEACTIVATED = 5,
   QM_EVENT_ACTIVATED = 6,
-  QM_EVENT_DELETED = 7
+  QM_EVENT_DELETED = 7,
+  /** Only with cycle detection on (`antiThrash.cycleDetection`, since API version 2): the
+   * preemption of `workload` by `preemptor` just reported (the PREEMPTED event before it) closed a
+   * cycle. `reason` "WorkloadPreemptionCycle": the preemptor had been preempted by this workload
+   * before; "ClusterQueuePreemptionCycle": ClusterQueues preempted each other in a ring within the
+   * window. `preemption_reason` is that preemption's; the ClusterQueues of the cycle:
+   * `qm_engine_event_cycle_queues`. Nothing to stop or confirm: a host may alert, change policy,
+   * or stop. */
+  QM_EVENT_PREEMPTION_CYCLE = 8
 } qm_event_kind;
 
-/** "Admitted", "Preempted", ... for a `qm_event_kind` value; "Unknown" for other numbers. Static
- * storage. */
+/** "Admitted", "Preempted", ... ("PreemptionCycle") for a `qm_event_kind` value; "Unknown" for
+ * other numbers. Static storage. */
 QM_C_EXPORT const char* qm_event_kind_name(int kind);
 
 /** The flavor one resource of an admitted pod set got. */
@@ -322,7 +365,10 @@ typedef struct qm_admitted_pod_set {
   size_t flavor_count;
 } qm_admitted_pod_set;
 
-/** One event (qm::Event). Every string is non-NULL ("" when absent). */
+/** One event (qm::Event). Every string is non-NULL ("" when absent). Its size is fixed by API
+ * version 1: later versions add what an event carries through accessors (for a preemption cycle,
+ * `qm_engine_event_cycle_queues`), so programs built against an older header index the array
+ * correctly. */
 typedef struct qm_event {
   uint64_t sequence; /**< strictly increasing over the engine's life */
   qm_event_kind kind;
@@ -331,8 +377,8 @@ typedef struct qm_event {
   const char* cluster_queue;
   int64_t time_unix_micros;
   const char* reason;             /**< Kueue's condition reason */
-  const char* preemption_reason;  /**< PREEMPTED: InClusterQueue, InCohortReclamation, ... */
-  uint64_t preemptor;             /**< PREEMPTED: packed handle of the preemptor, else 0 */
+  const char* preemption_reason;  /**< PREEMPTED, PREEMPTION_CYCLE: InClusterQueue, ... */
+  uint64_t preemptor;  /**< PREEMPTED, PREEMPTION_CYCLE: packed handle of the preemptor, else 0 */
   const char* preemptor_name;
   const char* message;
   const qm_admitted_pod_set* pod_sets; /**< ADMITTED only */
@@ -340,14 +386,26 @@ typedef struct qm_event {
 } qm_event;
 
 /** The events of the engine's latest call that changed it, in order. The array and its strings
- * are owned by the engine and valid until the next call on the engine (any call). */
+ * are owned by the engine and valid until the next call on the engine (any call but
+ * `qm_engine_event_cycle_queues`). */
 QM_C_EXPORT qm_status qm_engine_events(qm_engine* engine, const qm_event** events, size_t* count);
-/** The same events as a JSON array; the caller frees `*json` with `qm_free`. */
+/** The ClusterQueues of event `index` of the array the latest `qm_engine_events` call returned, in
+ * preemption order (each preempted in the next, the last in the first), for a
+ * QM_EVENT_PREEMPTION_CYCLE event; `*count` 0 (`*names` NULL) for other kinds. The names belong
+ * to the engine and live as long as that array; unlike every other call, this one leaves the
+ * array valid, so a host can call it while walking the events. QM_OUT_OF_RANGE when `index` is
+ * not below that call's count. Since API version 2. */
+QM_C_EXPORT qm_status qm_engine_event_cycle_queues(qm_engine* engine, size_t index,
+                                                   const char* const** names, size_t* count);
+/** The same events as a JSON array (documented keys: docs/c-api.md §Events JSON); the caller frees
+ * `*json` with `qm_free`. */
 QM_C_EXPORT qm_status qm_engine_events_json(qm_engine* engine, char** json);
 
 /* ---- Queries (JSON; the caller frees `*json` with `qm_free`) ---------------------------------- */
 
-/** One workload: name, state, priority, clusterQueue, reason, message, admission. */
+/** One workload: name, state, priority, clusterQueue, reason, message, admission, and (since API
+ * version 2) `preemptions`, what preemption did to it and what it did to others (docs/c-api.md
+ * §Workload JSON). */
 QM_C_EXPORT qm_status qm_engine_workload_json(qm_engine* engine, const char* namespace_name,
                                               const char* name, char** json);
 /** One ClusterQueue: cohort, active, usage per (flavor, resource), pending/admitted workloads. */
@@ -355,7 +413,8 @@ QM_C_EXPORT qm_status qm_engine_cluster_queue_json(qm_engine* engine, const char
                                                    char** json);
 /** Every workload and ClusterQueue name: {"workloads": [...], "clusterQueues": [...]}. */
 QM_C_EXPORT qm_status qm_engine_list_json(qm_engine* engine, char** json);
-/** Why a workload is where it is (what `qm explain -o json` prints). */
+/** Why a workload is where it is (what `qm explain -o json` prints; with a `preemptions` section
+ * once it was preempted or preempted another). */
 QM_C_EXPORT qm_status qm_engine_explain_json(qm_engine* engine, const char* namespace_name,
                                              const char* name, char** json);
 

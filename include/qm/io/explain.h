@@ -15,9 +15,9 @@ namespace qm {
 ///   assignment it would get now, and the workloads it would preempt;
 /// * admitted: the admission (flavors, counts, usage) and whether it borrows;
 /// * preempted: who preempted it, the reason and the message;
-/// * once preemption touched it (`preemptionHistory`): times preempted in all and per reason, times
-///   it had others preempted, the quota-holding time its preemptions threw away, its latest
-///   preemptors, and when a borrow back-off lets it borrow again.
+/// * once it was preempted or preempted another (`WorkloadStatus::preemptions`): `preemptions`,
+///   its counts (in all, per reason, caused), the quota-holding time lost, the latest (at most 8)
+///   preemptions and the end of a borrow back-off.
 /// Amounts are written as Kubernetes quantities; an unlimited potential as `<unlimited>`.
 std::string RenderExplanation(const Engine& engine, const WorkloadExplanation& explanation,
                               OutputFormat format);
