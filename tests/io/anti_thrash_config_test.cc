@@ -130,17 +130,19 @@ TEST_CASE("qm explain: the preemption history of a workload preempted three time
   const absl::StatusOr<WorkloadExplanation> low = e->Explain("default", "low");
   REQUIRE(low.ok());
   const std::string text = RenderExplanation(*e, *low, OutputFormat::kYaml);
-  CHECK_THAT(text, Catch::Contains("preemptionHistory:\n"
+  CHECK_THAT(text, Catch::Contains("preemptions:\n"
                                    "  preempted: 3\n"
-                                   "  byReason: {InClusterQueue: 3}\n"
+                                   "  byReason: {InClusterQueue: 3, InCohortReclamation: 0, InCohortFairSharing: 0, "
+                                   "InCohortReclaimWhileBorrowing: 0}\n"
                                    "  caused: 0\n"
-                                   "  heldBeforePreemption: 1m0s\n"
+                                   "  heldLost: 1m0s\n"
                                    "  recent:\n"
                                    "  - {at: \"2024-01-01T00:01:00Z\", by: default/high, clusterQueue: a, reason: InClusterQueue}\n"));
   const absl::StatusOr<WorkloadExplanation> high = e->Explain("default", "high");
   REQUIRE(high.ok());
   CHECK_THAT(RenderExplanation(*e, *high, OutputFormat::kYaml),
-             Catch::Contains("preemptionHistory:\n  preempted: 0\n  caused: 3\n"));
+             Catch::Contains("preemptions:\n  preempted: 0\n  byReason: {InClusterQueue: 0, InCohortReclamation: 0, "
+                             "InCohortFairSharing: 0, InCohortReclaimWhileBorrowing: 0}\n  caused: 3\n"));
 }
 
 }  // namespace

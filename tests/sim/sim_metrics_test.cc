@@ -152,6 +152,8 @@ TEST_CASE("simulate waits: jobs never admitted count until the end of the run (c
     const SimulationResult r = Run(cluster, jobs);
     const GroupSummary& a = QueueRow(r, "cq-a");
     CHECK(a.never_admitted == 1);
+    CHECK(r.never_admitted == 1);
+    CHECK(r.never_admittable == 1);  // 16 GPUs: above cq-a's maximum, ExceedsMaxQuota
     CHECK(a.wait.count == 1);
     CHECK(a.wait.max == 0);
     CHECK(a.wait_all.count == 2);
@@ -165,6 +167,18 @@ TEST_CASE("simulate waits: jobs never admitted count until the end of the run (c
     options.horizon = Duration::Seconds(500);
     const SimulationResult r = Run(cluster, jobs, {}, options);
     CHECK(QueueRow(r, "cq-a").wait_all.max == 400);
+    CHECK(r.never_admittable == 1);
+  }
+  SECTION("a job that waits for room at the end is never admitted but not 'never admittable'") {
+    // An 8-GPU job fits the cohort (4 nominal + 4 borrowed) but waits for the first job's 4.
+    const Trace waiting = Jobs("submit,namespace,pod_sets,duration\n"
+                               "0,team-a,1x{nvidia.com/gpu=4},1000s\n"
+                               "100,team-a,1x{nvidia.com/gpu=8},10s\n");
+    SimulationOptions options;
+    options.horizon = Duration::Seconds(500);
+    const SimulationResult r = Run(cluster, waiting, {}, options);
+    CHECK(r.never_admitted == 1);
+    CHECK(r.never_admittable == 0);
   }
   SECTION("jobs submitted after the end are not counted") {
     SimulationOptions options;

@@ -236,6 +236,7 @@ jobs admitted (at least once)                     2
 jobs started (placed on nodes at least once)      2
 jobs completed                                    1
 jobs never admitted                               0
+  of which can never be (too large)               0
 preemptions                                       1
 preemptions per completed job                 1.000
 node-failure evictions                            0
@@ -304,7 +305,7 @@ team-a-cq      InClusterQueue  team-a-cq      1
 
 TEST_CASE("FormatSimulationJson: the tiny run's exact object", "[sim][output]") {
   const std::string expected =
-      R"({"label":"tiny","jobs":2,"admissions":3,"admitted":2,"started":2,"completed":1,"never_admitted":0,)"
+      R"({"label":"tiny","jobs":2,"admissions":3,"admitted":2,"started":2,"completed":1,"never_admitted":0,"never_admittable":0,)"
       R"("preemptions":1,"fault_evictions":0,"node_failures":0,"cycles":4,"instants":3,"makespan_s":120,)"
       R"("unplaced_hours":0.5,"avg_jain":1,"preemptions_per_completed_job":1,"gpu_hours_completed":0,)"
       R"("gpu_hours_lost":0,"gpu_hours_lost_per_completed":0,"checkpoints_kept":0,"stall_window_s":86400,)"
