@@ -9,6 +9,7 @@
 // `static_assert`s on the sizes of the state's structs below fail the build until then.
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <utility>
@@ -31,8 +32,10 @@ namespace {
 // docs/snapshot-format.md about it (and bump kFormatVersion if old snapshots can no longer be
 // read), then update the size here. Checked on the platform the project is developed on only.
 #if defined(__x86_64__) && defined(__GLIBCXX__) && !defined(_GLIBCXX_DEBUG) && !defined(_LIBCPP_VERSION)
+// 256 since format 2: `anti_thrash` (96 bytes), saved in CONF.
 static_assert(sizeof(EngineConfig) == 256, "EngineConfig changed: update lib/adapter/snapshot.cc");
 // 1416 since workloads live in a RecordStore (chunks, not one array): same records saved.
+// 1584 since format 2: the config's `anti_thrash` (96) and `thrash` (72), saved in THRS.
 static_assert(sizeof(ClusterState) == 1584, "ClusterState changed: update lib/adapter/snapshot.cc");
 // 680 since the pending queues are grouped by equivalence class: the grouping is derived from the
 // records on restore, nothing new is saved.
@@ -42,6 +45,7 @@ static_assert(sizeof(CohortState) == 144, "CohortState changed: update lib/adapt
 static_assert(sizeof(LocalQueueState) == 144, "LocalQueueState changed: update lib/adapter/snapshot.cc");
 static_assert(sizeof(ResourceFlavorSpec) == 104, "ResourceFlavorSpec changed: update lib/adapter/snapshot.cc");
 static_assert(sizeof(WorkloadRecord) == 144, "WorkloadRecord changed: update lib/adapter/snapshot.cc");
+// 184 since format 2: `preemptions` (a pointer), saved at the end of the extras in WKLD.
 static_assert(sizeof(WorkloadExtras) == 184, "WorkloadExtras changed: update lib/adapter/snapshot.cc");
 static_assert(sizeof(AdmissionRecord) == 312, "AdmissionRecord changed: update lib/adapter/snapshot.cc");
 static_assert(sizeof(ScanProgress) == 48, "ScanProgress changed: update lib/adapter/snapshot.cc");
@@ -49,6 +53,13 @@ static_assert(sizeof(PodSetShape) == 208, "PodSetShape changed: update lib/adapt
 static_assert(sizeof(WorkloadShape) == 40, "WorkloadShape changed: update lib/adapter/snapshot.cc");
 static_assert(sizeof(QuotaTree::Node) == 128, "QuotaTree::Node changed: update lib/adapter/snapshot.cc");
 static_assert(sizeof(FrQuota) == 56, "FrQuota changed: update lib/adapter/snapshot.cc");
+// Format 2: the anti-thrash configuration, preemption histories and the detector's memory.
+static_assert(sizeof(AntiThrashConfig) == 96, "AntiThrashConfig changed: update lib/adapter/snapshot.cc");
+static_assert(sizeof(MinRuntimeRule) == 80, "MinRuntimeRule changed: update lib/adapter/snapshot.cc");
+static_assert(sizeof(PreemptionHistory) == 88, "PreemptionHistory changed: update lib/adapter/snapshot.cc");
+static_assert(sizeof(PreemptionHistory::Entry) == 56, "PreemptionHistory::Entry changed: update lib/adapter/snapshot.cc");
+static_assert(sizeof(ThrashState) == 72, "ThrashState changed: update lib/adapter/snapshot.cc");
+static_assert(sizeof(ThrashState::Edge) == 16, "ThrashState::Edge changed: update lib/adapter/snapshot.cc");
 #endif
 
 // ---- Specs ---------------------------------------------------------------------------------------
@@ -317,6 +328,94 @@ PodSetShape GetPodSet(Reader& r) {
   return ps;
 }
 
+void PutAntiThrash(Writer& w, const AntiThrashConfig& a) {
+  w.Count(a.min_runtime.size());
+  for (const MinRuntimeRule& rule : a.min_runtime) {
+    w.Period(rule.duration);
+    w.Count(rule.reasons.size());
+    for (PreemptionReason reason : rule.reasons) w.Enum(reason);
+    PutStrings(w, rule.priority_classes);
+    PutStrings(w, rule.cluster_queues);
+  }
+  w.Bool(a.loop_free_fair_sharing);
+  w.Period(a.borrow_backoff.base);
+  w.Period(a.borrow_backoff.max);
+  w.Period(a.requeue_backoff.base);
+  w.Period(a.requeue_backoff.max);
+  w.Period(a.preemption_backoff.base);
+  w.Period(a.preemption_backoff.max);
+  w.Bool(a.cycle_detection.enabled);
+  w.Period(a.cycle_detection.window);
+}
+AntiThrashConfig GetAntiThrash(Reader& r) {
+  AntiThrashConfig a;
+  const uint32_t n = r.Count("minimum runtime rules");
+  for (uint32_t i = 0; i < n && r.ok(); ++i) {
+    MinRuntimeRule rule;
+    rule.duration = r.Period();
+    const uint32_t reasons = r.Count("minimum runtime reasons");
+    for (uint32_t k = 0; k < reasons && r.ok(); ++k)
+      rule.reasons.push_back(r.Enum(PreemptionReason::kInCohortReclaimWhileBorrowing, "minimum runtime reason"));
+    rule.priority_classes = GetStrings(r, "minimum runtime priority classes");
+    rule.cluster_queues = GetStrings(r, "minimum runtime ClusterQueues");
+    a.min_runtime.push_back(std::move(rule));
+  }
+  a.loop_free_fair_sharing = r.Bool();
+  a.borrow_backoff.base = r.Period();
+  a.borrow_backoff.max = r.Period();
+  a.requeue_backoff.base = r.Period();
+  a.requeue_backoff.max = r.Period();
+  a.preemption_backoff.base = r.Period();
+  a.preemption_backoff.max = r.Period();
+  a.cycle_detection.enabled = r.Bool();
+  a.cycle_detection.window = r.Period();
+  return a;
+}
+
+// `by_reason` is saved as exactly this many counts.
+static_assert(kPreemptionReasons == 4, "a new PreemptionReason changes the snapshot format");
+
+void PutHistory(Writer& w, const PreemptionHistory& h) {
+  w.U32(h.preempted);
+  for (uint32_t n : h.by_reason) w.U32(n);
+  w.U32(h.caused);
+  w.Period(h.held_lost);
+  w.Count(h.recent.size());
+  for (const PreemptionHistory::Entry& e : h.recent) {
+    w.At(e.at);
+    w.Handle(e.preemptor);
+    w.Str(e.preemptor_name);
+    w.U32(e.preemptor_cq.value);
+    w.Enum(e.reason);
+  }
+  w.At(h.borrow_allowed_at);
+  w.At(h.admit_allowed_at);
+  w.U32(h.rounds_unadmitted);
+  w.At(h.preempt_allowed_at);
+}
+std::unique_ptr<PreemptionHistory> GetHistory(Reader& r) {
+  auto h = std::make_unique<PreemptionHistory>();
+  h->preempted = r.U32();
+  for (uint32_t& n : h->by_reason) n = r.U32();
+  h->caused = r.U32();
+  h->held_lost = r.Period();
+  const uint32_t n = r.Count("recent preemptions");
+  for (uint32_t i = 0; i < n && r.ok(); ++i) {
+    PreemptionHistory::Entry e;
+    e.at = r.At();
+    e.preemptor = r.Handle();
+    e.preemptor_name = r.Str();
+    e.preemptor_cq = ClusterQueueId(r.U32());
+    e.reason = r.Enum(PreemptionReason::kInCohortReclaimWhileBorrowing, "recent preemption reason");
+    h->recent.push_back(std::move(e));
+  }
+  h->borrow_allowed_at = r.At();
+  h->admit_allowed_at = r.At();
+  h->rounds_unadmitted = r.U32();
+  h->preempt_allowed_at = r.At();
+  return h;
+}
+
 // ---- The state -----------------------------------------------------------------------------------
 
 void PutIds(Writer& w, const std::vector<uint32_t>& ids) {
@@ -355,6 +454,7 @@ void WriteState(const ClusterState& s, Writer& w) {
     w.Str(g.name);
     w.Bool(s.config.features.Enabled(g.name));
   }
+  PutAntiThrash(w, s.config.anti_thrash);
   w.EndSection(sec);
 
   // CLCK: the manual clock and the counters.
@@ -570,6 +670,8 @@ void WriteState(const ClusterState& s, Writer& w) {
         w.I32(n);
       }
       w.Str(x.preemption_message);
+      w.Bool(x.preemptions != nullptr);
+      if (x.preemptions) PutHistory(w, *x.preemptions);
     }
     w.U32(r.queue_name.value);
     w.U32(r.shape);
@@ -653,6 +755,28 @@ void WriteState(const ClusterState& s, Writer& w) {
     PutIds(w, IdsOf(cq.evicting));
   }
   w.EndSection(sec);
+
+  // THRS: the anti-thrash timers and the cycle detector's memory.
+  sec = w.BeginSection("THRS");
+  w.Count(s.thrash.timers.size());
+  for (const auto& [at, handle] : s.thrash.timers) {
+    w.At(Time{at});
+    w.Handle(WorkloadHandle::Unpack(handle));
+  }
+  w.Count(s.thrash.edges.size());
+  for (const std::vector<ThrashState::Edge>& out : s.thrash.edges) {
+    w.Count(out.size());
+    for (const ThrashState::Edge& e : out) {
+      w.U32(e.to.value);
+      w.At(e.at);
+    }
+  }
+  w.Count(s.thrash.reported_rings.size());
+  for (const auto& [ring, at] : s.thrash.reported_rings) {
+    PutIds(w, ring);
+    w.At(at);
+  }
+  w.EndSection(sec);
 }
 
 // ---- Restore ---------------------------------------------------------------------------------------
@@ -696,6 +820,7 @@ absl::Status ReadConfig(Reader& r, const EngineConfig& host, EngineConfig* confi
     if (absl::Status st = config->features.Set(name, value); !st.ok())
       return absl::InvalidArgumentError(fmt::format("snapshot: config: {}", std::string(st.message())));
   }
+  config->anti_thrash = GetAntiThrash(r);
   QM_RETURN_IF_ERROR(r.Finish("CONF"));
   config->clock = host.clock;
   config->submission_gate = host.submission_gate;
@@ -933,6 +1058,7 @@ absl::Status ReadWorkloads(Reader& r, ClusterState& s) {
         x->reclaimable_pods.emplace_back(std::move(name), count);
       }
       x->preemption_message = r.Str();
+      if (r.Bool()) x->preemptions = GetHistory(r);
       w.extras = std::move(x);
     }
     w.queue_name = QueueNameId(r.U32());
@@ -1025,6 +1151,40 @@ absl::Status ReadQueues(Reader& r, ClusterState& s, Decoded* p) {
     q.evicting = GetIds(r, "evicting set");
   }
   return r.Finish("PEND");
+}
+
+absl::Status ReadThrash(Reader& r, ClusterState& s) {
+  ThrashState& t = s.thrash;
+  const uint32_t timers = r.Count("timers");
+  for (uint32_t i = 0; i < timers && r.ok(); ++i) {
+    const Time at = r.At();
+    const WorkloadHandle h = r.Handle();
+    if (!r.ok()) break;
+    const std::pair<int64_t, uint64_t> key(at.us, h.Pack());
+    if (!t.timers.empty() && *t.timers.rbegin() >= key) return Corrupt("timers: not in order, or one repeated");
+    t.timers.insert(t.timers.end(), key);
+  }
+  const uint32_t queues = r.Count("preemption edges");
+  for (uint32_t q = 0; q < queues && r.ok(); ++q) {
+    std::vector<ThrashState::Edge>& out = t.edges.emplace_back();
+    const uint32_t n = r.Count("preemption edges of a ClusterQueue");
+    for (uint32_t k = 0; k < n && r.ok(); ++k) {
+      ThrashState::Edge e;
+      e.to = ClusterQueueId(r.U32());
+      e.at = r.At();
+      out.push_back(e);
+    }
+  }
+  const uint32_t rings = r.Count("reported rings");
+  for (uint32_t i = 0; i < rings && r.ok(); ++i) {
+    std::vector<uint32_t> ring = GetIds(r, "reported ring");
+    const Time at = r.At();
+    if (!r.ok()) break;
+    if (!t.reported_rings.empty() && t.reported_rings.rbegin()->first >= ring)
+      return Corrupt("reported rings: not in order, or one repeated");
+    t.reported_rings.emplace_hint(t.reported_rings.end(), std::move(ring), at);
+  }
+  return r.Finish("THRS");
 }
 
 // ---- Validation and linking --------------------------------------------------------------------
@@ -1148,6 +1308,48 @@ absl::Status ValidateObjects(const ClusterState& s, const Decoded& p) {
   return absl::OkStatus();
 }
 
+// Whether `h` names a workload that existed: a slot that is there, at its generation or an older
+// one (a deleted slot's generation was bumped past every handle issued for it).
+bool NamesSlot(const ClusterState& s, WorkloadHandle h) {
+  if (h.index >= s.workloads.size()) return false;
+  const WorkloadRecord& w = s.workloads[h.index];
+  return w.deleted ? h.generation < w.generation : h.generation <= w.generation;
+}
+
+// What is wrong with a preemption history, or "" when nothing is. Every history was made by a
+// preemption that counted it as victim or preemptor, and `recent` keeps the latest kRecent.
+std::string HistoryProblem(const ClusterState& s, const PreemptionHistory& h) {
+  uint64_t by_reason = 0;
+  for (uint32_t n : h.by_reason) by_reason += n;
+  if (by_reason != h.preempted)
+    return fmt::format("preemption history: {} preemptions by reason, {} in all", by_reason, h.preempted);
+  if (h.preempted == 0 && h.caused == 0) return "preemption history: no preemption of it or by it";
+  const size_t recent = std::min<size_t>(h.preempted, PreemptionHistory::kRecent);
+  if (h.recent.size() != recent)
+    return fmt::format("preemption history: {} recent preemptions for {} in all (it keeps the latest {})",
+                       h.recent.size(), h.preempted, PreemptionHistory::kRecent);
+  if (h.held_lost.us < 0) return "preemption history: negative quota-holding time lost";
+  for (const PreemptionHistory::Entry& e : h.recent) {
+    if (!NamesSlot(s, e.preemptor))
+      return fmt::format("preemption history: preemptor '{}' names workload slot {} generation {}, which never existed",
+                         e.preemptor_name, e.preemptor.index, e.preemptor.generation);
+    if (e.preemptor_cq.value >= s.cqs.size())
+      return fmt::format("preemption history: preemptor '{}' has ClusterQueue id {}, not a ClusterQueue",
+                         e.preemptor_name, e.preemptor_cq.value);
+  }
+  const AntiThrashConfig& cfg = s.config.anti_thrash;
+  if (h.borrow_allowed_at.us != 0 && cfg.borrow_backoff.base.us <= 0)
+    return "preemption history: a borrow back-off, with no borrow back-off configured";
+  if (h.admit_allowed_at.us != 0 && cfg.requeue_backoff.base.us <= 0)
+    return "preemption history: a requeue back-off, with no requeue back-off configured";
+  if (h.preempt_allowed_at.us != 0 && cfg.preemption_backoff.base.us <= 0)
+    return "preemption history: a preemption back-off, with no preemption back-off configured";
+  // Every round had at least one preemption caused since the workload's last admission.
+  if (h.rounds_unadmitted > h.caused)
+    return fmt::format("preemption history: {} rounds of preemptions for {} caused", h.rounds_unadmitted, h.caused);
+  return std::string();
+}
+
 absl::Status ValidateWorkloads(const ClusterState& s, const Decoded& p) {
   const uint32_t resources = s.catalog.resource_count(), flavors = s.catalog.flavor_count(), frs = s.catalog.fr_count();
   const size_t count = s.workloads.size();
@@ -1170,8 +1372,12 @@ absl::Status ValidateWorkloads(const ClusterState& s, const Decoded& p) {
     const auto where = [&](std::string_view what) { return Corrupt(fmt::format("workload slot {}: {}", i, what)); };
     if (w.deleted) {
       ++deleted;
-      if (w.admission || w.scan || w.place != QueuePlace::kNone) return where("a deleted slot holds state");
+      if (w.extras && w.extras->preemptions) return where("a deleted slot holds a preemption history");
+      if (w.admission || w.scan || w.extras || w.place != QueuePlace::kNone) return where("a deleted slot holds state");
       continue;
+    }
+    if (w.extras && w.extras->preemptions) {
+      if (std::string problem = HistoryProblem(s, *w.extras->preemptions); !problem.empty()) return where(problem);
     }
     if (w.ns.value >= s.namespaces.size()) return where("namespace out of range");
     if (!names.emplace(w.ns.value, w.name).second) return where("its namespace/name is used twice");
@@ -1307,6 +1513,53 @@ absl::Status ValidateWorkloads(const ClusterState& s, const Decoded& p) {
   }
   if (listed_active != active || listed_inadmissible != inadmissible || listed_admitted != admitted)
     return Corrupt("queues: the ClusterQueues' sets do not list every queued and admitted workload once");
+  return absl::OkStatus();
+}
+
+// The anti-thrash state: timers name workloads that existed; edges and reported rings name
+// ClusterQueues and are kept only with the cycle detector on (the configuration never changes).
+absl::Status ValidateThrash(const ClusterState& s) {
+  const AntiThrashConfig& cfg = s.config.anti_thrash;
+  const ThrashState& t = s.thrash;
+  const size_t cqs = s.cqs.size();
+  if (!t.timers.empty() && cfg.min_runtime.empty() && cfg.borrow_backoff.base.us <= 0 &&
+      cfg.requeue_backoff.base.us <= 0 && cfg.preemption_backoff.base.us <= 0)
+    return Corrupt("timers: present with neither a minimum runtime nor a back-off configured");
+  for (const auto& [at, packed] : t.timers) {
+    const WorkloadHandle h = WorkloadHandle::Unpack(packed);
+    if (!NamesSlot(s, h))
+      return Corrupt(fmt::format("timer at {}us: names workload slot {} generation {}, which never existed", at,
+                                 h.index, h.generation));
+  }
+  if ((!t.edges.empty() || !t.reported_rings.empty()) && !cfg.cycle_detection.enabled)
+    return Corrupt("preemption cycles: recorded with cycle detection off");
+  if (t.edges.size() > cqs)
+    return Corrupt(fmt::format("preemption edges: kept for {} ClusterQueues, there are {}", t.edges.size(), cqs));
+  for (size_t from = 0; from < t.edges.size(); ++from) {
+    const std::vector<ThrashState::Edge>& out = t.edges[from];
+    const auto where = [&](std::string_view what) {
+      return Corrupt(fmt::format("preemption edges of ClusterQueue '{}': {}", s.cqs[from].name, what));
+    };
+    for (size_t k = 0; k < out.size(); ++k) {
+      const uint32_t to = out[k].to.value;
+      if (to >= cqs) return where(fmt::format("victim queue id {} is not a ClusterQueue", to));
+      if (to == from) return where("an edge to itself");
+      for (size_t j = 0; j < k; ++j)
+        if (out[j].to == out[k].to) return where(fmt::format("victim queue '{}' appears twice", s.cqs[to].name));
+    }
+  }
+  for (const auto& [ring, at] : t.reported_rings) {
+    std::string text;
+    for (uint32_t q : ring) text += fmt::format("{}{}", text.empty() ? "" : " ", q);
+    const auto where = [&](std::string_view what) { return Corrupt(fmt::format("reported ring [{}]: {}", text, what)); };
+    if (ring.size() < 2) return where("fewer than two ClusterQueues");
+    for (uint32_t q : ring)
+      if (q >= cqs) return where(fmt::format("id {} is not a ClusterQueue", q));
+    if (std::min_element(ring.begin(), ring.end()) != ring.begin()) return where("does not start at its smallest id");
+    std::vector<uint32_t> sorted = ring;
+    std::sort(sorted.begin(), sorted.end());
+    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) return where("a ClusterQueue appears twice");
+  }
   return absl::OkStatus();
 }
 
@@ -1485,11 +1738,16 @@ absl::Status ReadState(std::string_view payload, size_t base, const EngineConfig
     Reader b = r.Section("PEND");
     QM_RETURN_IF_ERROR(ReadQueues(b, s, &p));
   }
+  {
+    Reader b = r.Section("THRS");
+    QM_RETURN_IF_ERROR(ReadThrash(b, s));
+  }
   if (r.ok() && !r.at_end()) r.Fail(fmt::format("{} bytes after the last section", r.remaining()));
   QM_RETURN_IF_ERROR(r.status());
   QM_RETURN_IF_ERROR(ValidateTree(s, p));
   QM_RETURN_IF_ERROR(ValidateObjects(s, p));
   QM_RETURN_IF_ERROR(ValidateWorkloads(s, p));
+  QM_RETURN_IF_ERROR(ValidateThrash(s));
   QM_RETURN_IF_ERROR(Link(s, p));
   return CheckTree(s);
 }

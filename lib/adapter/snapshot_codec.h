@@ -17,6 +17,7 @@
 
 #include "absl/status/status.h"
 #include "fmt/format.h"
+#include "qm/core/ids.h"
 #include "qm/core/time.h"
 
 namespace qm::internal::snapshot {
@@ -24,7 +25,7 @@ namespace qm::internal::snapshot {
 /// "\x89QMSNAP\n": a non-ASCII first byte (not a text file), the name, a newline (text-mode damage).
 inline constexpr char kMagic[8] = {'\x89', 'Q', 'M', 'S', 'N', 'A', 'P', '\n'};
 /// The format this build writes and reads (docs/snapshot-format.md, "Versions").
-inline constexpr uint32_t kFormatVersion = 1;
+inline constexpr uint32_t kFormatVersion = 2;
 /// Magic (8), version (4), reserved (4), payload length (8), payload checksum (8).
 inline constexpr size_t kHeaderSize = 32;
 
@@ -51,6 +52,12 @@ class Writer {
   void I32(int32_t v) { U32(static_cast<uint32_t>(v)); }
   void I64(int64_t v) { U64(static_cast<uint64_t>(v)); }
   void At(Time t) { I64(t.us); }
+  void Period(Duration d) { I64(d.us); }
+  /// A workload handle: its slot index, then its generation.
+  void Handle(WorkloadHandle h) {
+    U32(h.index);
+    U32(h.generation);
+  }
   /// A list or string length (u32); longer ones make the snapshot fail (`overflow()`).
   void Count(size_t n) {
     if (n > std::numeric_limits<uint32_t>::max()) overflow_ = true;
@@ -126,6 +133,13 @@ class Reader {
   int32_t I32() { return static_cast<int32_t>(U32()); }
   int64_t I64() { return static_cast<int64_t>(U64()); }
   Time At() { return Time{I64()}; }
+  Duration Period() { return Duration{I64()}; }
+  WorkloadHandle Handle() {
+    WorkloadHandle h;
+    h.index = U32();
+    h.generation = U32();
+    return h;
+  }
   /// A list length: at most the bytes left (every element takes at least one byte).
   uint32_t Count(std::string_view what) {
     const uint32_t n = U32();

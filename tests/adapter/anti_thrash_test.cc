@@ -3,6 +3,7 @@
 // scenarios in tests/scenarios/qm/thrash/; these tests cover what scenarios cannot see: counters in
 // the queries, events, timers, and configuration errors.
 #include <catch2/catch.hpp>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -236,6 +237,9 @@ TEST_CASE("Anti-thrash: invalid configurations are refused with the field named"
   AntiThrashConfig window;
   window.cycle_detection.window = Duration{};
   CHECK(error(window) == "antiThrash.cycleDetection.window: must be more than 0");
+  AntiThrashConfig huge;  // would overflow when added to an instant
+  huge.borrow_backoff.max = Duration{std::numeric_limits<int64_t>::max()};
+  CHECK(error(huge) == "antiThrash.borrowBackoff.max: must be at most 100 years");
 }
 
 }  // namespace

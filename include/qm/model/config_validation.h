@@ -100,11 +100,15 @@ inline std::optional<ConfigFieldError> CheckMessageStyle(MessageStyle style) {
                                       static_cast<int>(style))};
 }
 
+// Anti-thrash durations are added to instants: at most 100 years, so no sum can overflow.
+inline constexpr Duration kMaxAntiThrashDuration = Duration::Seconds(int64_t{36'500} * 86'400);
+
 inline std::optional<ConfigFieldError> CheckAntiThrash(const AntiThrashConfig& a) {
   for (size_t i = 0; i < a.min_runtime.size(); ++i) {
     const MinRuntimeRule& r = a.min_runtime[i];
     const std::string at = fmt::format("antiThrash.minRuntime[{}]", i);
     if (r.duration.us <= 0) return ConfigFieldError{at + ".duration", "must be more than 0"};
+    if (r.duration > kMaxAntiThrashDuration) return ConfigFieldError{at + ".duration", "must be at most 100 years"};
     for (size_t j = 0; j < r.reasons.size(); ++j) {
       if (static_cast<int>(r.reasons[j]) >= kPreemptionReasons) {
         return ConfigFieldError{fmt::format("{}.reasons[{}]", at, j),
@@ -128,12 +132,17 @@ inline std::optional<ConfigFieldError> CheckAntiThrash(const AntiThrashConfig& a
     const std::string at = fmt::format("antiThrash.{}", name);
     if (b->base.us < 0) return ConfigFieldError{at + ".base", "must be >= 0"};
     if (b->max.us < 0) return ConfigFieldError{at + ".max", "must be >= 0"};
+    if (b->base > kMaxAntiThrashDuration) return ConfigFieldError{at + ".base", "must be at most 100 years"};
+    if (b->max > kMaxAntiThrashDuration) return ConfigFieldError{at + ".max", "must be at most 100 years"};
     if (b->max.us > 0 && b->max < b->base) {
       return ConfigFieldError{at + ".max", "must be >= base (or 0 for a constant back-off)"};
     }
   }
   if (a.cycle_detection.window.us <= 0) {
     return ConfigFieldError{"antiThrash.cycleDetection.window", "must be more than 0"};
+  }
+  if (a.cycle_detection.window > kMaxAntiThrashDuration) {
+    return ConfigFieldError{"antiThrash.cycleDetection.window", "must be at most 100 years"};
   }
   return std::nullopt;
 }

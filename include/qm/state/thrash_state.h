@@ -17,7 +17,8 @@ namespace qm {
 struct ThrashState {
   /// Instants at which a minimum runtime or a borrow back-off ends: (time µs, packed
   /// `WorkloadHandle`). When one passes, the cohort tree of that workload's ClusterQueue is flushed
-  /// (docs/semantics.md §3.8), so parked workloads look again. Rebuilt on restore, not saved.
+  /// (docs/semantics.md §3.8), so parked workloads look again. Saved by snapshots as they are: the
+  /// set is not a function of the rest of the state (docs/snapshot-format.md, section THRS).
   absl::btree_set<std::pair<int64_t, uint64_t>> timers;
 
   /// Cross-queue preemptions, for the cycle detector: per preemptor ClusterQueue (by id), the
