@@ -522,8 +522,15 @@ class Scheduler {
       return;
     }
     if (!e.targets.empty() && Overlaps(e) &&
-        s_.config.features.recompute_assignment_upon_preemption_targets_overlap)
+        s_.config.features.recompute_assignment_upon_preemption_targets_overlap) {
       RecomputeForOverlap(e);
+      // The recomputed targets may be new victims, which the preemption back-off must see too.
+      if (!e.targets.empty()) HoldBackPreemptor(e);
+      if (e.inadmissible) {
+        Pending(e);
+        return;
+      }
+    }
     const AssignmentMode mode = e.assignment.RepresentativeMode();
     const std::string message = e.assignment.Message([&](uint32_t i) { return s_.shape(w).pod_sets[i].name; });
     if (e.deferred_fit) {
