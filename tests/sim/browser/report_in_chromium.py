@@ -12,7 +12,8 @@ Checks:
   chart marks use must appear as pixels (so the charts were painted, not just parsed).
 
 Exit codes: 0 pass, 1 a check failed, 2 usage or browser error, 77 Chromium is not installed
-(CTest SKIP_RETURN_CODE). Standard library only.
+(CTest SKIP_RETURN_CODE). Under CI=true a missing Chromium is a failure (exit 1), not a skip: a green
+CI run must mean the report was drawn. Standard library only.
 """
 
 import argparse
@@ -219,6 +220,10 @@ def main():
 
     browser = find_browser(args.chromium)
     if not browser:
+        if os.environ.get("CI") == "true":
+            print("FAIL: Chromium is not installed (Debian: apt-get install chromium), and under "
+                  "CI=true a missing tool fails the test instead of skipping it")
+            return 1
         print("SKIP: Chromium is not installed (Debian: apt-get install chromium); "
               "the report was not checked in a browser")
         return SKIP
