@@ -33,21 +33,12 @@ target_link_options(quartermaster_c PRIVATE "LINKER:--version-script=${_qm_c_ver
 set_property(TARGET quartermaster_c APPEND PROPERTY LINK_DEPENDS ${_qm_c_version_script})
 quartermaster_set_warnings(quartermaster_c)
 
-# qm_simulate needs the simulator, which lands in lib/sim separately: build it in when lib/sim
-# defines `Simulate`, else qm_simulate reports QM_UNIMPLEMENTED (qm_has_simulator() == 0).
-set(QM_C_HAVE_SIMULATOR OFF)
-file(GLOB _qm_sim_sources ${PROJECT_SOURCE_DIR}/lib/sim/*.cc)
-foreach(_src IN LISTS _qm_sim_sources)
-  file(STRINGS ${_src} _qm_sim_def REGEX "SimulationResult> Simulate\\(")
-  if(_qm_sim_def)
-    set(QM_C_HAVE_SIMULATOR ON)
-  endif()
-endforeach()
-if(QM_C_HAVE_SIMULATOR)
+# qm_simulate needs the simulator library (linked above): qm_has_simulator() says whether this
+# build has it; a build without the target answers QM_UNIMPLEMENTED.
+if(TARGET quartermaster_sim)
   target_compile_definitions(quartermaster_c PRIVATE QM_C_HAVE_SIMULATOR)
-  message(STATUS "quartermaster::c: qm_simulate built with the simulator")
 else()
-  message(STATUS "quartermaster::c: lib/sim defines no Simulate yet; qm_simulate reports UNIMPLEMENTED")
+  message(STATUS "quartermaster::c: no quartermaster_sim target; qm_simulate reports UNIMPLEMENTED")
 endif()
 
 # quartermaster-c.pc: a shared library that carries its dependencies, so no Requires. Relocatable
