@@ -221,32 +221,35 @@ std::string FairnessCharts(const SimulationResult& r, const std::string& id) {
   return internal::RenderStepChart(share_chart) + internal::RenderStepChart(jain_chart);
 }
 
+// Over every job, the never-admitted censored at the end of the run (`wait_all`): a CDF over
+// admitted jobs only would hide exactly the starved ones.
 std::string WaitCdfChart(const SimulationResult& r, const std::string& id) {
   std::vector<const GroupSummary*> groups;
   for (const GroupSummary& g : r.groups) {
-    if (!g.priority_class.empty() && !g.wait_quantiles.empty()) groups.push_back(&g);
+    if (!g.priority_class.empty() && !g.wait_all_quantiles.empty()) groups.push_back(&g);
   }
   if (groups.empty()) {
     return Empty(id + "-wait-cdf", "Wait-time CDF per team and priority class",
-                 "No job was admitted: there are no wait times to show.");
+                 "No job was submitted within the run: there are no wait times to show.");
   }
-  // The most-admitted groups; ties keep the summary's order.
+  // The groups with the most jobs; ties keep the summary's order.
   std::stable_sort(groups.begin(), groups.end(), [](const GroupSummary* a, const GroupSummary* b) {
-    return a->wait.count > b->wait.count;
+    return a->wait_all.count > b->wait_all.count;
   });
   const size_t left_out = groups.size() > kTopSeries ? groups.size() - kTopSeries : 0;
+  const std::string what = "all jobs, never admitted censored at the end of the run";
   groups.resize(std::min(groups.size(), kTopSeries));
   internal::CdfChart chart{
       .id = id + "-wait-cdf",
-      .title = left_out ? fmt::format("Wait-time CDF per team and priority class, admitted jobs (the {} most "
-                                      "admitted; {} not shown)", kTopSeries, left_out)
-                        : std::string("Wait-time CDF per team and priority class, admitted jobs"),
-      .x_label = "wait from submission to first admission", .series = {}};
+      .title = left_out ? fmt::format("Wait-time CDF per team and priority class, {} (the {} largest; {} not "
+                                      "shown)", what, kTopSeries, left_out)
+                        : fmt::format("Wait-time CDF per team and priority class, {}", what),
+      .x_label = "wait from submission to first admission (or to the end of the run)", .series = {}};
   for (size_t i = 0; i < groups.size(); ++i) {
     const GroupSummary& g = *groups[i];
     chart.series.push_back({fmt::format("{} / {}", g.team.empty() ? g.cluster_queue : g.team,
                                         g.priority_class),
-                            PaletteColor(i), g.wait_quantiles});
+                            PaletteColor(i), g.wait_all_quantiles});
   }
   return internal::RenderCdfChart(chart);
 }

@@ -99,6 +99,7 @@ void WriteGroup(std::string& out, const GroupSummary& g) {
   o.Num("unplaced_hours", g.unplaced_hours);
   Array(o.Key("resource_hours"), g.resources, WriteHours);
   Array(o.Key("wait_quantiles_s"), g.wait_quantiles, Number);
+  Array(o.Key("wait_all_quantiles_s"), g.wait_all_quantiles, Number);
 }
 
 void WriteUtilization(std::string& out, const FlavorUtilization& u) {

@@ -1381,7 +1381,7 @@ class Simulation {
         all_waits_censored.insert(all_waits_censored.end(), g.waits_all_us.begin(), g.waits_all_us.end());
         all_completions.insert(all_completions.end(), g.completions_us.begin(), g.completions_us.end());
         row.wait = Summarise(g.waits_us, &row.wait_quantiles);
-        row.wait_all = Summarise(g.waits_all_us, nullptr);
+        row.wait_all = Summarise(g.waits_all_us, &row.wait_all_quantiles);
         row.completion = Summarise(g.completions_us, nullptr);
         row.resources.resize(quota_resources_);
         for (size_t res = 0; res < quota_resources_; ++res) {
@@ -1403,7 +1403,7 @@ class Simulation {
         rows.push_back(std::move(row));
       }
       total.wait = Summarise(all_waits, &total.wait_quantiles);
-      total.wait_all = Summarise(all_waits_censored, nullptr);
+      total.wait_all = Summarise(all_waits_censored, &total.wait_all_quantiles);
       total.completion = Summarise(all_completions, nullptr);
       for (size_t res = 0; res < quota_resources_; ++res) {
         totals[res].used += total.resources[res].used;

@@ -161,6 +161,13 @@ TEST_CASE("simulate waits: jobs never admitted count until the end of the run (c
     CHECK(a.wait_all.mean == 450);
     CHECK(a.wait_all.p50 == 0);
     CHECK(a.wait_all.p99 == 900);
+    // The CDFs: over admitted jobs only the 0 s wait; censored, 0 s up to the median and 900 s
+    // at the top (the report draws the censored one).
+    REQUIRE(a.wait_quantiles.size() == 101);
+    CHECK(a.wait_quantiles.back() == 0);
+    REQUIRE(a.wait_all_quantiles.size() == 101);
+    CHECK(a.wait_all_quantiles.front() == 0);
+    CHECK(a.wait_all_quantiles.back() == 900);
   }
   SECTION("a horizon censors at the horizon") {
     SimulationOptions options;

@@ -335,6 +335,7 @@ TEST_CASE("FormatSimulationJson: the tiny run's exact object", "[sim][output]") 
       "\n";
   CHECK(json.substr(json.size() - std::min(json.size(), tail.size())) == tail);
   CHECK(Count(json, "\"wait_quantiles_s\":[10,10,") == 2);
+  CHECK(Count(json, "\"wait_all_quantiles_s\":[10,10,") == 2);
   CHECK(ValidJson(json));
 }
 
@@ -410,6 +411,8 @@ TEST_CASE("RenderHtmlReport: empty runs and runs without preemptions say so", "[
     const std::string html = RenderHtmlReport(std::span(&r, 1));
     CHECK(Count(html, "<svg") == 7);
     CHECK(Count(html, "No preemptions or evictions in this run.") == 1);
+    // The wait CDF is over every job, never-admitted ones censored, and says so.
+    CHECK(Count(html, "Wait-time CDF per team and priority class, all jobs, never admitted censored at the end of the run") == 1);
   }
   SECTION("a run with preemptions draws the timeline and the preemptor → victim chart") {
     // Setup: 40 preemptions, 30 of them by another queue. Expect: 7 charts + timeline + pairs = 9.

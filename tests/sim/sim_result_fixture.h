@@ -41,8 +41,10 @@ inline SimulationResult TinyResult() {
                      .wait = {.count = 2, .mean = 15, .p50 = 10, .p90 = 20, .p99 = 20, .max = 20},
                      .wait_all = {.count = 2, .mean = 15, .p50 = 10, .p90 = 20, .p99 = 20, .max = 20},
                      .completion = {.count = 1, .mean = 90, .p50 = 90, .p90 = 90, .p99 = 90, .max = 90},
-                     .unplaced_hours = 0.5, .resources = r.totals, .wait_quantiles = {}};
+                     .unplaced_hours = 0.5, .resources = r.totals, .wait_quantiles = {},
+                     .wait_all_quantiles = {}};
   for (int k = 0; k <= 100; ++k) total.wait_quantiles.push_back(k < 50 ? 10.0 : 20.0);
+  total.wait_all_quantiles = total.wait_quantiles;  // every job was admitted
   GroupSummary high = total;
   high.priority_class = "high";
   r.groups = {total, high};
@@ -184,6 +186,8 @@ inline SimulationResult GeneratedResult(const GeneratedShape& shape) {
         g.wait_quantiles.push_back(k <= 50   ? base * k / 50.0
                                    : k <= 90 ? base + 2 * base * (k - 50) / 40.0
                                              : base * 3 + 3 * base * (k - 90) / 10.0);
+        // Censored waits: the same up to p90, then the never-admitted stretch the tail.
+        g.wait_all_quantiles.push_back(k <= 90 ? g.wait_quantiles.back() : base * 4 + 16 * base * (k - 90) / 10.0);
       }
       g.unplaced_hours = 0.1 * q;
       for (size_t res = 0; res < resources.size(); ++res) {
@@ -207,6 +211,7 @@ inline SimulationResult GeneratedResult(const GeneratedShape& shape) {
     total.wait_all = rows[1].wait_all;
     total.completion = rows[1].completion;
     total.wait_quantiles = rows[1].wait_quantiles;
+    total.wait_all_quantiles = rows[1].wait_all_quantiles;
     total.resources = rows[0].resources;
     r.groups.push_back(total);
     for (const GroupSummary& g : rows) r.groups.push_back(g);

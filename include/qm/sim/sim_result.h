@@ -66,6 +66,9 @@ struct GroupSummary {
   /// Wait time at the 0th, 1st, …, 100th percentile (101 values, s) for CDF charts; empty when
   /// no job of the group was admitted.
   std::vector<double> wait_quantiles;
+  /// The same over `wait_all`'s jobs (never-admitted censored at the end of the run): what the
+  /// report's wait CDF draws, so that starved jobs are not left out. Empty when `wait_all` is.
+  std::vector<double> wait_all_quantiles;
 };
 
 /// Utilization of one (flavor, resource) over the run.
