@@ -412,7 +412,7 @@ TEST_CASE("RenderHtmlReport: empty runs and runs without preemptions say so", "[
     CHECK(Count(html, "<svg") == 7);
     CHECK(Count(html, "No preemptions or evictions in this run.") == 1);
     // The wait CDF is over every job, never-admitted ones censored, and says so.
-    CHECK(Count(html, "Wait-time CDF per team and priority class, all jobs, never admitted censored at the end of the run") == 1);
+    CHECK(Count(html, "Wait-time CDF per team and priority class, all jobs, never admitted censored at the end of the run") >= 1);
   }
   SECTION("a run with preemptions draws the timeline and the preemptor → victim chart") {
     // Setup: 40 preemptions, 30 of them by another queue. Expect: 7 charts + timeline + pairs = 9.
