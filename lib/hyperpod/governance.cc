@@ -6,12 +6,13 @@
 #include "fmt/format.h"
 #include "qm/core/status.h"
 #include "qm/hyperpod/translate.h"
+#include "qm/model/namespace_name.h"
 
 namespace qm::hyperpod {
 namespace {
 
 std::string WorkloadLabel(const WorkloadSpec& w) {
-  return fmt::format("Workload/{}/{}", w.namespace_.empty() ? "default" : w.namespace_, w.name);
+  return fmt::format("Workload/{}/{}", NamespaceOrDefault(w.namespace_), w.name);
 }
 
 std::string QueueOf(const WorkloadSpec& w) {
@@ -82,7 +83,7 @@ const Governance::Team* Governance::FindNamespace(std::string_view namespace_) c
 
 absl::Status CheckSubmission(const Governance& governance, const WorkloadSpec& workload) {
   const Governance::Team* team =
-      governance.FindNamespace(workload.namespace_.empty() ? "default" : workload.namespace_);
+      governance.FindNamespace(NamespaceOrDefault(workload.namespace_));
   if (team == nullptr || !team->enabled) return absl::OkStatus();
   if (QueueOf(workload).empty()) {
     return absl::InvalidArgumentError(fmt::format(
@@ -154,7 +155,7 @@ absl::Status CheckNamespaceAccess(const AccessTable& access, const Governance& g
                                   std::string_view principal, const WorkloadSpec& workload) {
   if (IsAdmin(access, principal)) return absl::OkStatus();
   const std::vector<std::string> teams = TeamsOf(access, principal);
-  const std::string ns = workload.namespace_.empty() ? "default" : workload.namespace_;
+  const std::string ns(NamespaceOrDefault(workload.namespace_));
   for (const std::string& t : teams) {
     const Governance::Team* team = governance.FindTeam(t);
     if (team != nullptr && team->namespace_ == ns) return absl::OkStatus();
@@ -174,7 +175,7 @@ absl::Status CheckQueueAndClass(const AccessTable& access, const Governance& gov
                                 std::string_view principal, const WorkloadSpec& workload) {
   if (IsAdmin(access, principal)) return absl::OkStatus();
   const Governance::Team* team =
-      governance.FindNamespace(workload.namespace_.empty() ? "default" : workload.namespace_);
+      governance.FindNamespace(NamespaceOrDefault(workload.namespace_));
   const std::string queue = QueueOf(workload);
   if (queue.empty()) {
     return absl::PermissionDeniedError(fmt::format(

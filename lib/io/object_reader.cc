@@ -10,6 +10,7 @@
 #include "fmt/format.h"
 #include "io/config_reader.h"
 #include "qm/hyperpod/policy_object.h"
+#include "qm/model/namespace_name.h"
 #include "text/node.h"
 
 namespace qm::internal {
@@ -111,7 +112,7 @@ bool ReadHeader(const Cursor& c, const KindInfo& kind, ApiVersion version, Objec
   if (kind.namespaced) {
     const Cursor ns = metadata["namespace"];
     h->namespace_ = ns.String();
-    if (h->namespace_.empty()) h->namespace_ = "default";
+    DefaultNamespace(h->namespace_);
     if (h->namespace_.find('/') != std::string::npos) {
       ns.Fail(fmt::format("\"{}\" must not contain '/'", h->namespace_));
       return false;

@@ -17,6 +17,7 @@
 #include "qm/model/config_validation.h"
 #include "qm/io/scenario.h"
 #include "qm/io/time_text.h"
+#include "qm/model/namespace_name.h"
 #include "text/yaml_load.h"
 
 namespace qm {
@@ -387,7 +388,7 @@ class ScenarioReader {
       if (!ctx_->ok()) break;
       if (ref.kind == ObjectKind::kWorkload || ref.kind == ObjectKind::kLocalQueue) {
         ref.namespace_ = item["namespace"].String();
-        if (ref.namespace_.empty()) ref.namespace_ = "default";
+        DefaultNamespace(ref.namespace_);
       }
       if (ref.kind == ObjectKind::kWorkload) {
         CheckWorkloadName(item["name"], ref.namespace_ + "/" + ref.name);

@@ -8,6 +8,7 @@
 #include "text/doc.h"
 #include "qm/core/quantity_text.h"
 #include "qm/io/time_text.h"
+#include "qm/model/namespace_name.h"
 
 namespace qm {
 namespace {
@@ -261,7 +262,7 @@ Doc ClusterQueueDoc(const ClusterQueueSpec& cq, const ManifestWriteOptions& o) {
 
 Doc LocalQueueDoc(const LocalQueueSpec& lq, const ManifestWriteOptions& o) {
   Doc d = Header(KueueApiVersionOf(o), "LocalQueue",
-                 Metadata(lq.name, lq.namespace_.empty() ? "default" : lq.namespace_, lq.labels));
+                 Metadata(lq.name, std::string(NamespaceOrDefault(lq.namespace_)), lq.labels));
   Doc spec = Doc::Map();
   spec.Set("clusterQueue", Doc::Str(lq.cluster_queue));
   if (lq.stop_policy != StopPolicy::kNone || o.explicit_defaults) {
@@ -370,7 +371,7 @@ Doc WorkloadDoc(const WorkloadSpec& wl, const ManifestWriteOptions& o) {
     labels.emplace_back(kJobUidLabel, wl.job_uid);
     std::sort(labels.begin(), labels.end());
   }
-  Doc metadata = Metadata(wl.name, wl.namespace_.empty() ? "default" : wl.namespace_, {});
+  Doc metadata = Metadata(wl.name, std::string(NamespaceOrDefault(wl.namespace_)), {});
   if (!wl.uid.empty()) metadata.Set("uid", Doc::Str(wl.uid));
   if (wl.creation_time.has_value()) {
     metadata.Set("creationTimestamp", Doc::Str(FormatRfc3339(*wl.creation_time)));
@@ -529,7 +530,7 @@ std::string WriteEngineState(const Engine& engine, std::span<const ObjectSpec> o
       continue;
     }
     absl::StatusOr<WorkloadStatus> status =
-        engine.GetWorkload(wl->namespace_.empty() ? "default" : wl->namespace_, wl->name);
+        engine.GetWorkload(NamespaceOrDefault(wl->namespace_), wl->name);
     if (!status.ok()) continue;
     WorkloadSpec current = *wl;
     current.creation_time = status->creation_time;

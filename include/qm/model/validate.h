@@ -16,6 +16,7 @@
 #include "qm/model/cluster_queue.h"
 #include "qm/model/flavor.h"
 #include "qm/model/local_queue.h"
+#include "qm/model/namespace_name.h"
 #include "qm/model/priority.h"
 #include "qm/model/workload.h"
 
@@ -163,7 +164,7 @@ inline absl::Status Validate(const ResourceFlavorSpec& f) {
 }
 
 inline absl::Status Validate(const LocalQueueSpec& lq) {
-  const std::string ns = lq.namespace_.empty() ? "default" : lq.namespace_;
+  const std::string ns = std::string(NamespaceOrDefault(lq.namespace_));
   const std::string object = ObjectLabel("LocalQueue", ns, lq.name);
   if (auto st = validate_internal::Name(object, "metadata.name", lq.name); !st.ok()) return st;
   if (auto st = validate_internal::Name(object, "spec.clusterQueue", lq.cluster_queue); !st.ok()) return st;
@@ -185,7 +186,7 @@ inline absl::Status Validate(const PriorityClassSpec& pc) {
 }
 
 inline absl::Status Validate(const WorkloadSpec& w) {
-  const std::string ns = w.namespace_.empty() ? "default" : w.namespace_;
+  const std::string ns = std::string(NamespaceOrDefault(w.namespace_));
   const std::string object = ObjectLabel("Workload", ns, w.name);
   if (auto st = validate_internal::Name(object, "metadata.name", w.name); !st.ok()) return st;
   if (w.pod_sets.empty()) return FieldError(object, "spec.podSets", "must have at least 1 item");
