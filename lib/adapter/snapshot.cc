@@ -1885,6 +1885,11 @@ absl::StatusOr<Engine> Engine::Restore(std::string_view snapshot, const EngineCo
   auto state = std::make_unique<internal::EngineState>(EngineConfig());
   QM_RETURN_IF_ERROR(sn::ReadState(payload, sn::kHeaderSize, host, *state));
   state->quota_floor_cycle = state->s.cycle;  // the checker cannot know older quota changes
+  // Last, the engine's own self-check: the checks above cover each record, this one how records
+  // relate (a pending workload's `active`, queue membership, candidate sets...). A state that fails
+  // it is not one the engine could have saved (found by fuzz/snapshot_fuzzer).
+  if (absl::Status st = state->CheckInvariants(); !st.ok())
+    return absl::DataLossError(fmt::format("snapshot: inconsistent state: {}", st.message()));
   return Engine(std::move(state));
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "qm/adapter/engine.h"
+#include "qm/core/quantity.h"
 #include "support/builders.h"
 
 namespace qm {
