@@ -24,6 +24,8 @@ void HyperPodPolicyTarget(std::span<const uint8_t> data);
 void TraceTarget(std::span<const uint8_t> data);
 /// Bytes decoded into a sequence of host calls on a small generated cluster (see the .cc file).
 void EngineEventsTarget(std::span<const uint8_t> data);
+/// Edits of a valid snapshot (checksum fixed up after them) restored, then checked (see the .cc file).
+void SnapshotRestoreTarget(std::span<const uint8_t> data);
 
 }  // namespace qm::fuzz
 

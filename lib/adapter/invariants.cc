@@ -34,6 +34,24 @@ namespace {
 
 absl::Status Violation(std::string message) { return absl::InternalError(std::move(message)); }
 
+// Decimal text of an exact sum (fmt 9 cannot be relied on to format __int128 everywhere).
+std::string WideText(WideAmount v) {
+  if (v >= kMinusUnlimited && v <= kUnlimited) return std::to_string(static_cast<int64_t>(v));
+  const bool negative = v < 0;
+  std::string digits;
+  do {
+    const int d = static_cast<int>(v % 10);
+    digits.insert(digits.begin(), static_cast<char>('0' + (negative ? -d : d)));
+    v /= 10;
+  } while (v != 0);
+  return negative ? "-" + digits : digits;
+}
+
+// A node's usage as text: the exact sum, or the int64 reading when that one is what disagrees.
+std::string UsageText(const FrQuota& q) {
+  return q.usage == ClampAmount(q.usage_exact) ? WideText(q.usage_exact) : std::to_string(q.usage);
+}
+
 class Checker {
  public:
   explicit Checker(const EngineState& st) : st_(st), s_(st.s) {}
@@ -306,7 +324,7 @@ class Checker {
       const AdmissionRecord& a = *w.admission;
       for (const auto& [fr, v] : a.usage) {
         const size_t k = a.cluster_queue.value * size_t{frs} + fr.value;
-        held_[k] = AddAmount(held_[k], v);
+        held_[k] += v;
         if (a.evicted) evicting_[k] = AddAmount(evicting_[k], v);
         if (v > 0 && !a.evicted) oldest_[k] = std::min(oldest_[k], a.admitted_cycle);
       }
@@ -316,10 +334,10 @@ class Checker {
       if (cq.node == kNoNode) continue;
       const QuotaTree::Node& node = s_.tree.node(cq.node);
       for (uint32_t f = 0; f < frs; ++f) {
-        const int64_t held = held_[c * size_t{frs} + f];
-        if (node.fr[f].usage != held)
+        const WideAmount held = held_[c * size_t{frs} + f];
+        if (node.fr[f].usage_exact != held || node.fr[f].usage != ClampAmount(held))
           return Violation(fmt::format("ClusterQueue '{}' usage of {} is {} but its admitted workloads hold {}",
-                                       cq.name, Fr(f), node.fr[f].usage, held));
+                                       cq.name, Fr(f), UsageText(node.fr[f]), WideText(held)));
       }
     }
     return absl::OkStatus();
@@ -355,10 +373,10 @@ class Checker {
       const QuotaTree::Node& want = fresh.node(n);
       for (uint32_t f = 0; f < got.fr.size(); ++f) {
         const FrQuota &g = got.fr[f], &w = want.fr[f];
-        if (!got.is_cluster_queue && g.usage != w.usage)
+        if (!got.is_cluster_queue && (g.usage_exact != w.usage_exact || g.usage != w.usage))
           return Violation(fmt::format("Cohort '{}' usage of {} is {} but its members hold {} above their "
                                        "guaranteed quota",
-                                       s_.cohorts[got.owner].name, Fr(f), g.usage, w.usage));
+                                       s_.cohorts[got.owner].name, Fr(f), UsageText(g), UsageText(w)));
         QM_RETURN_IF_ERROR(CompareAmount(n, f, "subtree quota", g.subtree_quota, w.subtree_quota));
         QM_RETURN_IF_ERROR(CompareAmount(n, f, "guaranteed (non-lendable) quota", g.local_quota, w.local_quota));
         QM_RETURN_IF_ERROR(CompareAmount(n, f, "potential quota", g.potential, w.potential));
@@ -367,7 +385,7 @@ class Checker {
         const std::string res = r < s_.catalog.resource_count() ? s_.ResourceName(ResourceId(r)) : std::to_string(r);
         if (got.borrowed[r] != want.borrowed[r])
           return Violation(fmt::format("{} borrowed amount of {} is {} but a recomputation gives {}", Node(n), res,
-                                       got.borrowed[r], want.borrowed[r]));
+                                       WideText(got.borrowed[r]), WideText(want.borrowed[r])));
         if (got.potential_sum[r] != want.potential_sum[r])
           return Violation(fmt::format("{} lendable amount of {} is {} but a recomputation gives {}", Node(n), res,
                                        got.potential_sum[r], want.potential_sum[r]));
@@ -438,7 +456,7 @@ class Checker {
 
   const EngineState& st_;
   const ClusterState& s_;
-  std::vector<int64_t> held_;     ///< per (ClusterQueue, FR): Σ of its admissions
+  std::vector<WideAmount> held_;  ///< per (ClusterQueue, FR): Σ of its admissions, exact
   std::vector<int64_t> evicting_; ///< per (ClusterQueue, FR): Σ of its admissions being evicted
   std::vector<uint64_t> oldest_;  ///< per (ClusterQueue, FR): the earliest admitted cycle holding it
   std::vector<NodeIndex> order_;  ///< pre-order of the in-use trees

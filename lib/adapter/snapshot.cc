@@ -20,6 +20,7 @@
 #include "fmt/format.h"
 #include "qm/core/status.h"
 #include "qm/model/config_validation.h"
+#include "qm/model/validate.h"
 #include "qm/queue/pending_queue.h"
 #include "qm/state/accounting.h"
 #include "qm/state/stable_hash.h"
@@ -52,7 +53,8 @@ static_assert(sizeof(ScanProgress) == 48, "ScanProgress changed: update lib/adap
 static_assert(sizeof(PodSetShape) == 208, "PodSetShape changed: update lib/adapter/snapshot.cc");
 static_assert(sizeof(WorkloadShape) == 40, "WorkloadShape changed: update lib/adapter/snapshot.cc");
 static_assert(sizeof(QuotaTree::Node) == 128, "QuotaTree::Node changed: update lib/adapter/snapshot.cc");
-static_assert(sizeof(FrQuota) == 56, "FrQuota changed: update lib/adapter/snapshot.cc");
+// 80 with `usage_exact`, which is not saved: Restore rebuilds it from the admissions (CheckTree).
+static_assert(sizeof(FrQuota) == 80, "FrQuota changed: update lib/adapter/snapshot.cc");
 // Format 2: the anti-thrash configuration, preemption histories and the detector's memory.
 static_assert(sizeof(AntiThrashConfig) == 96, "AntiThrashConfig changed: update lib/adapter/snapshot.cc");
 static_assert(sizeof(MinRuntimeRule) == 80, "MinRuntimeRule changed: update lib/adapter/snapshot.cc");
@@ -513,7 +515,7 @@ void WriteState(const ClusterState& s, Writer& w) {
       w.I64(q.usage);
     }
     w.Count(node.borrowed.size());
-    for (int64_t v : node.borrowed) w.I64(v);
+    for (WideAmount v : node.borrowed) w.I64(ClampAmount(v));  // exact sums are rebuilt on restore
     w.Count(node.potential_sum.size());
     for (int64_t v : node.potential_sum) w.I64(v);
   }
@@ -882,6 +884,7 @@ absl::Status ReadTree(Reader& r, const ClusterState& s, Decoded* p) {
       q.local_quota = r.I64();
       q.potential = r.I64();
       q.usage = r.I64();
+      q.usage_exact = q.usage;  // CheckTree rebuilds the exact sums from the admissions
       node.fr.push_back(q);
     }
     const uint32_t nb = r.Count("node borrowed");
@@ -1234,7 +1237,70 @@ absl::Status ValidateTree(const ClusterState& s, const Decoded& p) {
   return absl::OkStatus();
 }
 
+// A spec that Apply would refuse cannot come from a snapshot the engine wrote.
+absl::Status ValidSpec(const absl::Status& st) {
+  if (st.ok()) return st;
+  return Corrupt(std::string(st.message()));
+}
+
+// The node's own quotas and weight are what SetNodeQuotas derived from `groups` (zero nominal and
+// no limits for every other slot); a node whose object is gone has no quota at all.
+absl::Status CheckOwnQuotas(const ClusterState& s, const QuotaTree::Node& node, std::string_view object, bool exists,
+                            const std::vector<ResourceGroupSpec>& groups, int64_t weight_milli) {
+  const auto where = [&](std::string_view what) { return Corrupt(fmt::format("{}: {}", object, what)); };
+  if (node.fr.size() != s.catalog.fr_count()) return where("its tree node does not cover every flavor-resource slot");
+  std::vector<FrQuota> want(node.fr.size());
+  if (exists) {
+    if (node.weight_milli != weight_milli) return where("spec.fairSharing.weight differs from its tree node");
+    for (const ResourceGroupSpec& g : groups)
+      for (const FlavorQuotasSpec& f : g.flavors)
+        for (const ResourceQuotaSpec& q : f.resources) {
+          const FrId fr = s.catalog.FindFr(s.catalog.FindFlavor(f.name), s.catalog.FindResource(q.name));
+          if (!fr.valid() || fr.value >= want.size())
+            return where(fmt::format("quota of {}/{} has no flavor-resource slot", f.name, q.name));
+          want[fr.value].nominal = q.nominal_quota;
+          want[fr.value].borrowing_limit = q.borrowing_limit.value_or(kUnlimited);
+          want[fr.value].lending_limit = q.lending_limit.value_or(kUnlimited);
+        }
+  }
+  for (size_t f = 0; f < want.size(); ++f) {
+    const FrQuota &got = node.fr[f], &w = want[f];
+    if (got.nominal != w.nominal || got.borrowing_limit != w.borrowing_limit || got.lending_limit != w.lending_limit)
+      return where(fmt::format("the quota of {}/{} in its tree node ({}, {}, {}) differs from its spec ({}, {}, {})",
+                               s.catalog.FlavorName(s.catalog.FrFlavor(FrId(static_cast<uint32_t>(f)))),
+                               s.catalog.ResourceName(s.catalog.FrResource(FrId(static_cast<uint32_t>(f)))),
+                               got.nominal, got.borrowing_limit, got.lending_limit, w.nominal, w.borrowing_limit,
+                               w.lending_limit));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status ValidateObjects(const ClusterState& s, const Decoded& p) {
+  // Content first: every object passes the validators Apply runs, and the quota tree holds the
+  // quotas the specs give (the checksum only proves the bytes are the ones written).
+  for (const FlavorState& f : s.flavors)
+    if (f.exists) QM_RETURN_IF_ERROR(ValidSpec(Validate(f.spec)));
+  for (const CohortState& c : s.cohorts) {
+    if (c.exists) QM_RETURN_IF_ERROR(ValidSpec(Validate(c.spec)));
+    if (c.node < p.nodes.size())
+      QM_RETURN_IF_ERROR(CheckOwnQuotas(s, p.nodes[c.node], ObjectLabel("Cohort", "", c.name), c.exists,
+                                        c.spec.resource_groups, c.spec.fair_sharing_weight_milli));
+  }
+  for (const ClusterQueueState& cq : s.cqs) {
+    if (cq.exists) QM_RETURN_IF_ERROR(ValidSpec(Validate(cq.spec)));
+    if (cq.exists && cq.spec.name != cq.name)
+      return Corrupt(fmt::format("ClusterQueue '{}': metadata.name '{}' differs", cq.name, cq.spec.name));
+    if (cq.node < p.nodes.size())
+      QM_RETURN_IF_ERROR(CheckOwnQuotas(s, p.nodes[cq.node], ObjectLabel("ClusterQueue", "", cq.name), cq.exists,
+                                        cq.spec.resource_groups, cq.spec.fair_sharing_weight_milli));
+  }
+  for (const LocalQueueState& lq : s.local_queues)
+    if (lq.exists) QM_RETURN_IF_ERROR(ValidSpec(Validate(lq.spec)));
+  for (uint32_t i = 0; i < s.namespaces.size(); ++i)
+    if (s.namespaces[i].exists)
+      QM_RETURN_IF_ERROR(ValidSpec(Validate(NamespaceSpec{s.namespaces_names.Name(NamespaceId(i)), s.namespaces[i].labels})));
+  for (const auto& [name, pc] : s.workload_priority_classes) QM_RETURN_IF_ERROR(ValidSpec(Validate(pc)));
+  for (const auto& [name, pc] : s.priority_classes) QM_RETURN_IF_ERROR(ValidSpec(Validate(pc)));
   const uint32_t flavors = s.catalog.flavor_count();
   if (s.flavors.size() != flavors) return Corrupt(fmt::format("{} flavors for {} flavor names", s.flavors.size(), flavors));
   for (size_t i = 0; i < s.cohorts.size(); ++i) {
@@ -1358,6 +1424,7 @@ absl::Status ValidateWorkloads(const ClusterState& s, const Decoded& p) {
   for (const WorkloadShape& sh : s.shapes) {
     for (const PodSetShape& ps : sh.pod_sets) {
       if (ps.count < 0 || ps.min_count < 0 || ps.min_count > ps.count) return Corrupt("shape: a pod count is out of range");
+      if (ps.name.empty()) return Corrupt("shape: a pod set has no name");
       for (size_t k = 0; k < ps.per_pod.size(); ++k)
         if (ps.per_pod[k].first.value >= resources || ps.per_pod[k].second < 0 ||
             (k > 0 && ps.per_pod[k - 1].first >= ps.per_pod[k].first))
@@ -1380,6 +1447,11 @@ absl::Status ValidateWorkloads(const ClusterState& s, const Decoded& p) {
       if (std::string problem = HistoryProblem(s, *w.extras->preemptions); !problem.empty()) return where(problem);
     }
     if (w.ns.value >= s.namespaces.size()) return where("namespace out of range");
+    {
+      const std::string object = ObjectLabel("Workload", s.namespaces_names.Name(w.ns), std::string_view(w.name));
+      QM_RETURN_IF_ERROR(ValidSpec(validate_internal::Name(object, "metadata.name", std::string(std::string_view(w.name)))));
+      if (w.extras) QM_RETURN_IF_ERROR(ValidSpec(validate_internal::Labels(object, "metadata.labels", w.extras->labels)));
+    }
     if (!names.emplace(w.ns.value, w.name).second) return where("its namespace/name is used twice");
     if (w.queue_name.value >= s.queue_names.size()) return where("queue name out of range");
     if (w.shape >= s.shapes.size() || s.shapes[w.shape].refs == 0) return where("shape out of range or free");
@@ -1618,9 +1690,13 @@ absl::Status Link(ClusterState& s, Decoded& p) {
   return absl::OkStatus();
 }
 
+// Compares what a snapshot stores (amounts clamped to int64) of a recomputed node `a` and a read one `b`.
 bool SameNode(const QuotaTree::Node& a, const QuotaTree::Node& b) {
-  if (a.height != b.height || a.borrowed != b.borrowed || a.potential_sum != b.potential_sum || a.fr.size() != b.fr.size())
+  if (a.height != b.height || a.borrowed.size() != b.borrowed.size() || a.potential_sum != b.potential_sum ||
+      a.fr.size() != b.fr.size())
     return false;
+  for (size_t r = 0; r < a.borrowed.size(); ++r)
+    if (ClampAmount(a.borrowed[r]) != ClampAmount(b.borrowed[r])) return false;
   for (size_t f = 0; f < a.fr.size(); ++f) {
     const FrQuota &x = a.fr[f], &y = b.fr[f];
     if (x.subtree_quota != y.subtree_quota || x.local_quota != y.local_quota || x.potential != y.potential ||
@@ -1632,25 +1708,28 @@ bool SameNode(const QuotaTree::Node& a, const QuotaTree::Node& b) {
 
 // The saved usage is what the admissions add up to, and the derived values of every tree that holds
 // a queue or cohort in use are what `Recompute` gives.
-absl::Status CheckTree(const ClusterState& s) {
-  QuotaTree expected = s.tree;
-  std::vector<std::vector<int64_t>> usage(s.cqs.size(), std::vector<int64_t>(s.catalog.fr_count(), 0));
+// The snapshot holds usage clamped to int64; once it agrees, the exact sums (quota_tree.h) are
+// rebuilt from the admissions and every tree recomputed from them.
+absl::Status CheckTree(ClusterState& s) {
+  std::vector<std::vector<WideAmount>> usage(s.cqs.size(), std::vector<WideAmount>(s.catalog.fr_count(), 0));
   for (const WorkloadRecord& w : s.workloads) {
     if (w.deleted || !w.admission) continue;
-    for (const auto& [fr, v] : w.admission->usage) {
-      int64_t& u = usage[w.admission->cluster_queue.value][fr.value];
-      u = AddAmount(u, v);
-    }
+    for (const auto& [fr, v] : w.admission->usage) usage[w.admission->cluster_queue.value][fr.value] += v;
   }
   for (size_t c = 0; c < s.cqs.size(); ++c) {
     const QuotaTree::Node& node = s.tree.node(s.cqs[c].node);
     for (size_t f = 0; f < node.fr.size(); ++f)
-      if (node.fr[f].usage != usage[c][f])
+      if (node.fr[f].usage != ClampAmount(usage[c][f]))
         return Corrupt(fmt::format("ClusterQueue '{}': usage of {}/{} is {}, its admissions add up to {}", s.cqs[c].name,
                                    s.catalog.FlavorName(s.catalog.FrFlavor(FrId(static_cast<uint32_t>(f)))),
                                    s.catalog.ResourceName(s.catalog.FrResource(FrId(static_cast<uint32_t>(f)))),
-                                   node.fr[f].usage, usage[c][f]));
+                                   node.fr[f].usage, ClampAmount(usage[c][f])));
   }
+  for (size_t c = 0; c < s.cqs.size(); ++c) {
+    QuotaTree::Node& node = s.tree.mutable_node(s.cqs[c].node);
+    for (size_t f = 0; f < node.fr.size(); ++f) node.fr[f].usage_exact = usage[c][f];
+  }
+  QuotaTree expected = s.tree;
   const auto in_use = [&](NodeIndex n) {
     const QuotaTree::Node& node = s.tree.node(n);
     if (node.is_cluster_queue) return s.cqs[node.owner].exists;
@@ -1668,6 +1747,9 @@ absl::Status CheckTree(const ClusterState& s) {
       for (NodeIndex c : s.tree.node(n).children) stack.push_back(c);
     }
   }
+  // Same values as read, now with the exact sums behind them.
+  for (NodeIndex root = 0; root < s.tree.node_count(); ++root)
+    if (s.tree.parent(root) == kNoNode && in_use(root)) s.tree.Recompute(root);
   return absl::OkStatus();
 }
 
@@ -1803,6 +1885,11 @@ absl::StatusOr<Engine> Engine::Restore(std::string_view snapshot, const EngineCo
   auto state = std::make_unique<internal::EngineState>(EngineConfig());
   QM_RETURN_IF_ERROR(sn::ReadState(payload, sn::kHeaderSize, host, *state));
   state->quota_floor_cycle = state->s.cycle;  // the checker cannot know older quota changes
+  // Last, the engine's own self-check: the checks above cover each record, this one how records
+  // relate (a pending workload's `active`, queue membership, candidate sets...). A state that fails
+  // it is not one the engine could have saved (found by fuzz/snapshot_fuzzer).
+  if (absl::Status st = state->CheckInvariants(); !st.ok())
+    return absl::DataLossError(fmt::format("snapshot: inconsistent state: {}", st.message()));
   return Engine(std::move(state));
 }
 

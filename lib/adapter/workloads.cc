@@ -68,8 +68,36 @@ bool SameShape(const WorkloadShape& a, const WorkloadShape& b) {
   return true;
 }
 
+// Whether `spec` describes the pod set `have` was built from (ApplyWorkload's conversion): same
+// name, counts, per-pod requests, node selector, affinity and tolerations.
+bool SamePodSetSpec(const ClusterState& s, const PodSetShape& have, const PodSetSpec& spec) {
+  if (spec.requests.size() != have.per_pod.size()) return false;
+  PodSetShape want;
+  want.name = spec.name;
+  want.count = spec.count;
+  want.min_count = spec.min_count.value_or(0);
+  for (const auto& [r, v] : spec.requests) {
+    const ResourceId id = s.catalog.FindResource(r);
+    if (!id.valid()) return false;  // a resource the engine never saw cannot be in `have`
+    want.per_pod.emplace_back(id, std::max<int64_t>(0, v));
+  }
+  std::sort(want.per_pod.begin(), want.per_pod.end());
+  want.node_selector = spec.node_selector;
+  std::sort(want.node_selector.begin(), want.node_selector.end());
+  want.required_node_affinity = spec.required_node_affinity;
+  want.tolerations = spec.tolerations;
+  return SamePodSet(have, want);
+}
+
 // Stable across processes: shape hashes and the equivalence keys built on them are stored.
 uint64_t HashShape(const WorkloadShape& shape) { return ShapeHash(shape); }
+
+// Records the spec's priorityClassRef (reported back by Workload queries and snapshots).
+void SetPriorityClassRef(WorkloadRecord& w, const PriorityClassRef& ref) {
+  if (!w.extras && ref.source == PriorityClassSource::kNone) return;
+  if (!w.extras) w.extras = std::make_unique<WorkloadExtras>();
+  w.extras->priority_class = ref;
+}
 
 const ConditionSpec* TrueCondition(const WorkloadSpec& spec, std::string_view type) {
   const ConditionSpec* c = spec.FindCondition(type);
@@ -176,12 +204,12 @@ absl::Status EngineState::CheckWorkload(const WorkloadSpec& spec, std::span<cons
       if (spec.pod_sets.size() != s.shape(w).pod_sets.size())
         return absl::FailedPreconditionError(
             fmt::format("{}: spec.podSets: cannot change while the workload holds quota", object));
-      for (size_t i = 0; i < spec.pod_sets.size(); ++i) {
-        const PodSetShape& have = s.shape(w).pod_sets[i];
-        if (spec.pod_sets[i].name != have.name || spec.pod_sets[i].count != have.count)
+      // Kueue's webhook makes spec.podSets immutable once quota is reserved: the reserved usage was
+      // computed from them, so accepting a change would leave usage and spec disagreeing.
+      for (size_t i = 0; i < spec.pod_sets.size(); ++i)
+        if (!SamePodSetSpec(s, s.shape(w).pod_sets[i], spec.pod_sets[i]))
           return absl::FailedPreconditionError(
               fmt::format("{}: spec.podSets[{}]: cannot change while the workload holds quota", object, i));
-      }
       if (QueueNameOf(spec) != s.queue_names.Name(w.queue_name))
         return absl::FailedPreconditionError(
             fmt::format("{}: spec.queueName: cannot change while the workload holds quota", object));
@@ -243,6 +271,7 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec) {
         set.insert(CandidateKeyOf(s, id));
         RequestFlush(s, w.admission->cluster_queue);
       }
+      SetPriorityClassRef(w, spec.priority_class);
       w.active = spec.active;
       if (!spec.active && !w.admission->evicted)
         EvictForReason(id, eviction_reason::kDeactivated, kDeactivatedMessage);
@@ -260,12 +289,14 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec) {
     w.queue_time = w.creation_time;
     w.scan.reset();
     w.uid = spec.uid;
-    if (!spec.job_uid.empty() || !spec.labels.empty() || !spec.conditions.empty()) {
+    // The new spec replaces the old one: empty fields clear what was there.
+    if (w.extras || !spec.job_uid.empty() || !spec.labels.empty() || !spec.conditions.empty()) {
       if (!w.extras) w.extras = std::make_unique<WorkloadExtras>();
       w.extras->job_uid = spec.job_uid;
       w.extras->labels = spec.labels;
       w.extras->conditions = spec.conditions;
     }
+    SetPriorityClassRef(w, spec.priority_class);
     if (w.active) {
       w.state = WorkloadState::kPending;
       w.reason = reason::kPending;

@@ -440,6 +440,13 @@ class Simulation {
       ++groups_[g->second].jobs;
       for (const TracePodSet& ps : trace_.PodSetsOf(tj)) {
         for (const TraceRequest& r : trace_.RequestsOf(ps)) {
+          // Admission multiplies the request by the count (`Admit`): refuse a product past int64
+          // here, naming the row, rather than wrap there.
+          int64_t total = 0;
+          if (__builtin_mul_overflow(r.amount, int64_t{ps.count}, &total))
+            return RowError(tj, "pod_sets",
+                            fmt::format("pod set \"{}\": {} pods of {} {} overflow a 64-bit total", trace_.str(ps.name),
+                                        ps.count, r.amount, trace_.str(r.resource)));
           if (resource_of_string_.size() <= r.resource) resource_of_string_.resize(trace_.strings.size(), kNone);
           if (resource_of_string_[r.resource] == kNone) {
             resource_of_string_[r.resource] = ResourceIndex(trace_.str(r.resource));
@@ -981,7 +988,7 @@ class Simulation {
         if (pool_.has_value()) d.requests.emplace_back(pool_->ResourceIndex(resources_[res]), r.amount);
         if (flavor == kNone || res >= quota_resources_) continue;  // no quota for it: not counted
         if (pool_.has_value()) d.flavors.push_back(pool_->FlavorIndex(flavors_[flavor]));
-        const int64_t amount = r.amount * aps.count;
+        const int64_t amount = r.amount * aps.count;  // no overflow: ResolveJobs checked count × amount
         h.pod_amounts[i].emplace_back(FrIndex(flavor, res), r.amount);
         auto t = triple_index_.find(TripleKey(job.queue, flavor, res));
         if (t == triple_index_.end()) continue;

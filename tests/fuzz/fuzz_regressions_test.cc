@@ -73,6 +73,10 @@ TEST_CASE("fuzz regressions and seeds: engine event sequences", "[fuzz]") {
   CHECK(Replay("engine_event", qm::fuzz::EngineEventsTarget) > 0);
 }
 
+TEST_CASE("fuzz regressions and seeds: edited snapshots", "[fuzz]") {
+  CHECK(Replay("snapshot", qm::fuzz::SnapshotRestoreTarget) > 0);
+}
+
 #ifdef QM_FUZZ_HAVE_TRACE_READER
 TEST_CASE("fuzz regressions and seeds: trace reader", "[fuzz]") {
   CHECK(Replay("trace", qm::fuzz::TraceTarget) > 0);

@@ -46,6 +46,19 @@ constexpr int64_t SubAmount(int64_t a, int64_t b) {
   return r;
 }
 
+/// A sum of amounts that cannot overflow: 2^32 workloads of at most `kUnlimited` each need 95 bits.
+/// Usage is accounted in it so that adding and removing a workload are exact inverses however large
+/// the amounts (a saturated int64 sum could not be undone).
+__extension__ typedef __int128 WideAmount;
+
+/// `v` read as an amount: sums beyond the int64 range read as `kUnlimited` (or `kMinusUnlimited`),
+/// as a saturating int64 sum would, but the exact sum is kept.
+constexpr int64_t ClampAmount(WideAmount v) {
+  if (v >= kUnlimited) return kUnlimited;
+  if (v <= kMinusUnlimited) return kMinusUnlimited;
+  return static_cast<int64_t>(v);
+}
+
 /// a × n for a count n ≥ 0, saturating at `kUnlimited`.
 constexpr int64_t MulAmount(int64_t a, int64_t n) {
   int64_t r = 0;

@@ -7,6 +7,7 @@
 #define QM_MODEL_VALIDATE_H_
 
 #include <algorithm>
+#include <cstdint>
 #include <set>
 #include <string>
 #include <string_view>
@@ -34,9 +35,41 @@ inline absl::Status FieldError(std::string_view object, std::string_view field, 
 
 namespace validate_internal {
 
+// Whether `text` is well-formed UTF-8 without control characters: names reach logs, messages,
+// YAML and JSON output, where a NUL or a stray byte would truncate or corrupt them.
+inline bool PrintableUtf8(std::string_view text) {
+  for (size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80) {
+      if (c < 0x20 || c == 0x7F) return false;
+      ++i;
+      continue;
+    }
+    size_t len = 0;
+    uint32_t cp = 0;
+    if ((c & 0xE0) == 0xC0) len = 2, cp = c & 0x1F;
+    else if ((c & 0xF0) == 0xE0) len = 3, cp = c & 0x0F;
+    else if ((c & 0xF8) == 0xF0) len = 4, cp = c & 0x07;
+    else return false;
+    if (i + len > text.size()) return false;
+    for (size_t k = 1; k < len; ++k) {
+      const auto cc = static_cast<unsigned char>(text[i + k]);
+      if ((cc & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (cc & 0x3F);
+    }
+    // Overlong forms, surrogates and code points past U+10FFFF are not UTF-8.
+    if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || cp > 0x10FFFF ||
+        (cp >= 0xD800 && cp <= 0xDFFF) || (cp >= 0x80 && cp < 0xA0))
+      return false;
+    i += len;
+  }
+  return true;
+}
+
 inline absl::Status Name(std::string_view object, std::string_view field, const std::string& name) {
   if (name.empty()) return FieldError(object, field, "must not be empty");
   if (name.size() > 253) return FieldError(object, field, "must be at most 253 characters");
+  if (!PrintableUtf8(name)) return FieldError(object, field, "must be UTF-8 text without control characters");
   if (name.find('/') != std::string::npos) return FieldError(object, field, fmt::format("'{}' must not contain '/'", name));
   return absl::OkStatus();
 }

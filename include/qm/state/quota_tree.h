@@ -41,8 +41,11 @@ struct FrQuota {
   int64_t subtree_quota = 0;  ///< CQ: nominal; cohort: nominal + Σ children's lendable part
   int64_t local_quota = 0;    ///< guaranteed: max(0, subtree − lending_limit); 0 without a limit
   int64_t potential = 0;      ///< the most the node could get if nothing else ran
-  // Maintained incrementally.
-  int64_t usage = 0;  ///< CQ: Σ admitted workloads; cohort: Σ children's usage above their local quota
+  // Maintained incrementally, exactly: `usage_exact` is the sum (CQ: Σ admitted workloads; cohort:
+  // Σ children's usage above their local quota) and `usage` = ClampAmount(usage_exact) is what
+  // readers compare with quotas. A saturating sum could not be undone when a workload leaves.
+  int64_t usage = 0;
+  WideAmount usage_exact = 0;
 };
 
 /// Borrowing level of putting an amount into a ClusterQueue (docs/semantics.md §2): 0 when it fits within
@@ -64,8 +67,9 @@ class QuotaTree {
     int height = 0;                   ///< cohorts: see docs/semantics.md §2; ClusterQueues: 0
     int64_t weight_milli = 1000;
     std::vector<FrQuota> fr;          ///< indexed by FrId
-    /// Per resource: Σ over its FRs of max(0, usage − subtree_quota) (what the node borrows).
-    std::vector<int64_t> borrowed;
+    /// Per resource: Σ over its FRs of max(0, usage − subtree_quota) (what the node borrows), exact
+    /// (up to 2^16 FRs per resource of at most 2^95 each), so incremental updates never overflow.
+    std::vector<WideAmount> borrowed;
     /// Per resource: Σ over its FRs of potential (what this node could lend to a child; a child's
     /// "lendable" in the share formula is its parent's value).
     std::vector<int64_t> potential_sum;
@@ -151,7 +155,7 @@ class QuotaTree {
       for (size_t f = 0; f < frs; ++f) {
         FrQuota& q = n.fr[f];
         q.subtree_quota = q.nominal;
-        if (!n.is_cluster_queue) q.usage = 0;
+        if (!n.is_cluster_queue) q.usage_exact = 0;
       }
       n.height = 0;
       for (NodeIndex c : n.children) {
@@ -161,12 +165,13 @@ class QuotaTree {
           const FrQuota& cq = child.fr[f];
           FrQuota& q = n.fr[f];
           q.subtree_quota = AddAmount(q.subtree_quota, SubAmount(cq.subtree_quota, cq.local_quota));
-          q.usage = AddAmount(q.usage, std::max<int64_t>(0, SubAmount(cq.usage, cq.local_quota)));
+          q.usage_exact += std::max<WideAmount>(0, cq.usage_exact - cq.local_quota);
         }
       }
       for (size_t f = 0; f < frs; ++f) {
         FrQuota& q = n.fr[f];
         q.local_quota = std::max<int64_t>(0, SubAmount(q.subtree_quota, q.lending_limit));
+        q.usage = ClampAmount(q.usage_exact);
       }
     }
     // Top-down: potential, then the per-resource sums.
@@ -187,7 +192,7 @@ class QuotaTree {
       for (size_t f = 0; f < frs; ++f) {
         const FrQuota& q = n.fr[f];
         const uint32_t r = fr_resource_[f].value;
-        n.borrowed[r] += std::max<int64_t>(0, SubAmount(q.usage, q.subtree_quota));
+        n.borrowed[r] += Borrowed(q);
         n.potential_sum[r] = AddAmount(n.potential_sum[r], q.potential);
       }
     }
@@ -200,32 +205,37 @@ class QuotaTree {
   void AddUsage(NodeIndex n, FrId fr, int64_t v) {
     const uint32_t f = fr.value;
     const uint32_t r = fr_resource_[f].value;
-    while (n != kNoNode && v > 0) {
+    WideAmount left = v;
+    while (n != kNoNode && left > 0) {
       Node& node = nodes_[n];
       FrQuota& q = node.fr[f];
-      const int64_t local_available = std::max<int64_t>(0, q.local_quota - q.usage);
-      const int64_t old_borrowed = std::max<int64_t>(0, SubAmount(q.usage, q.subtree_quota));
-      q.usage = AddAmount(q.usage, v);
-      node.borrowed[r] += std::max<int64_t>(0, SubAmount(q.usage, q.subtree_quota)) - old_borrowed;
-      if (v <= local_available) break;
-      v -= local_available;
+      const WideAmount local_available = std::max<WideAmount>(0, q.local_quota - q.usage_exact);
+      const WideAmount old_borrowed = Borrowed(q);
+      q.usage_exact += left;
+      q.usage = ClampAmount(q.usage_exact);
+      node.borrowed[r] += Borrowed(q) - old_borrowed;
+      if (left <= local_available) break;
+      left -= local_available;
       n = node.parent;
     }
   }
 
-  /// Removes `v` ≥ 0 of `fr` from node `n` (the exact inverse of AddUsage).
+  /// Removes `v` ≥ 0 of `fr` from node `n`: the exact inverse of AddUsage, since every sum on the
+  /// way is exact (`WideAmount`), whatever the amounts.
   void RemoveUsage(NodeIndex n, FrId fr, int64_t v) {
     const uint32_t f = fr.value;
     const uint32_t r = fr_resource_[f].value;
-    while (n != kNoNode && v > 0) {
+    WideAmount left = v;
+    while (n != kNoNode && left > 0) {
       Node& node = nodes_[n];
       FrQuota& q = node.fr[f];
-      const int64_t in_parent = SubAmount(q.usage, q.local_quota);
-      const int64_t old_borrowed = std::max<int64_t>(0, SubAmount(q.usage, q.subtree_quota));
-      q.usage = SubAmount(q.usage, v);
-      node.borrowed[r] += std::max<int64_t>(0, SubAmount(q.usage, q.subtree_quota)) - old_borrowed;
+      const WideAmount in_parent = q.usage_exact - q.local_quota;
+      const WideAmount old_borrowed = Borrowed(q);
+      q.usage_exact -= left;
+      q.usage = ClampAmount(q.usage_exact);
+      node.borrowed[r] += Borrowed(q) - old_borrowed;
       if (in_parent <= 0) break;
-      v = std::min(v, in_parent);
+      left = std::min(left, in_parent);
       n = node.parent;
     }
   }
@@ -267,7 +277,7 @@ class QuotaTree {
   bool Borrows(NodeIndex n, FrId fr) const { return !WithinNominal(n, fr); }
   /// Borrows on at least one resource (any flavor).
   bool BorrowsAny(NodeIndex n) const {
-    for (int64_t b : nodes_[n].borrowed)
+    for (WideAmount b : nodes_[n].borrowed)
       if (b > 0) return true;
     return false;
   }
@@ -282,7 +292,7 @@ class QuotaTree {
     if (node.parent == kNoNode) return s;
     const Node& parent = nodes_[node.parent];
     for (uint32_t r = 0; r < node.borrowed.size(); ++r) {
-      const int64_t b = node.borrowed[r];
+      const int64_t b = ClampAmount(node.borrowed[r]);
       const int64_t lendable = parent.potential_sum[r];
       if (b <= 0 || lendable <= 0) continue;
       if (s.is_zero()) {
@@ -315,6 +325,10 @@ class QuotaTree {
   ResourceId fr_resource(FrId fr) const { return fr_resource_[fr.value]; }
 
  private:
+  // What a node borrows of one FR: its usage above its subtree quota. `kUnlimited` quota counts as
+  // the int64 maximum here, which only matters once usage passes it (the ∞ rules would then make
+  // the amount depend on the order of additions).
+  static WideAmount Borrowed(const FrQuota& q) { return std::max<WideAmount>(0, q.usage_exact - q.subtree_quota); }
   static int64_t LocalAvailable(const FrQuota& q) { return std::max<int64_t>(0, SubAmount(q.local_quota, q.usage)); }
 
   int64_t RawAvailable(NodeIndex n, uint32_t f) const {
