@@ -35,18 +35,18 @@ static const char* kCluster =
 /* Prints the events of the latest call and acts on them as a host would; returns how many
  * preemptions it saw. */
 static int ActOnEvents(qm_engine* engine) {
-  const qm_event* events = NULL;
+  const qm_event* const* events = NULL;
   size_t n = 0;
   if (qm_engine_events(engine, &events, &n) != QM_OK) return -1;
   int preempted = 0;
   for (size_t i = 0; i < n; ++i) {
-    const qm_event* e = &events[i];
+    const qm_event* e = events[i];
     printf("%-9s %s", qm_event_kind_name(e->kind), e->workload_name);
     if (e->kind == QM_EVENT_ADMITTED) {
       for (size_t p = 0; p < e->pod_set_count; ++p) {
-        printf(" (%d pods on", e->pod_sets[p].count);
-        for (size_t f = 0; f < e->pod_sets[p].flavor_count; ++f) {
-          printf(" %s=%s", e->pod_sets[p].flavors[f].resource, e->pod_sets[p].flavors[f].flavor);
+        printf(" (%d pods on", e->pod_sets[p]->count);
+        for (size_t f = 0; f < e->pod_sets[p]->flavor_count; ++f) {
+          printf(" %s=%s", e->pod_sets[p]->flavors[f]->resource, e->pod_sets[p]->flavors[f]->flavor);
         }
         printf(")");
       }
@@ -69,9 +69,9 @@ int main(void) {
   int status = 1;
   qm_resource_amount gpu = {"nvidia.com/gpu", 4};
   qm_pod_set pods = {"main", 4, 0, &gpu, 1}; /* 16 GPUs: all of team-b's and team-a's */
-  qm_workload big = {"team-b", "train", "jobs", NULL, 0, 0, 0, &pods, 1};
+  qm_workload big = {QM_WORKLOAD_VERSION, "team-b", "train", "jobs", NULL, 0, 0, 0, &pods, 1, 0};
   qm_pod_set small_pods = {"main", 2, 0, &gpu, 1}; /* 8 GPUs: team-a's own quota */
-  qm_workload urgent = {"team-a", "finetune", "jobs", NULL, 0, 0, 0, &small_pods, 1};
+  qm_workload urgent = {QM_WORKLOAD_VERSION, "team-a", "finetune", "jobs", NULL, 0, 0, 0, &small_pods, 1, 0};
   uint64_t train = 0;
   if (qm_engine_apply_yaml(engine, kCluster, "cluster") != QM_OK ||
       qm_engine_submit(engine, &big, &train) != QM_OK ||

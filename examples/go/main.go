@@ -9,8 +9,8 @@ package main
 #include <stdlib.h>
 #include "qm/c/quartermaster.h"
 
-// Go may not index C arrays: these helpers read the event array the engine owns.
-static const qm_event* qm_event_at(const qm_event* events, size_t i) { return &events[i]; }
+// Go may not index C arrays: this helper reads the engine's array of event pointers.
+static const qm_event* qm_event_at(const qm_event* const* events, size_t i) { return events[i]; }
 */
 import "C"
 
@@ -81,7 +81,7 @@ func (e *Engine) Settle() ([]string, error) {
 	if err := e.check(C.qm_engine_run_until_stable(e.h, 100, nil)); err != nil {
 		return nil, err
 	}
-	var events *C.qm_event
+	var events **C.qm_event
 	var n C.size_t
 	if err := e.check(C.qm_engine_events(e.h, &events, &n)); err != nil {
 		return nil, err

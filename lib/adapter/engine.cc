@@ -195,18 +195,28 @@ const CycleResult& Engine::ScheduleCycle() {
   return state_->scheduler.result();
 }
 
-int Engine::RunUntilStable(int max_cycles) {
-  if (!state_->BeginCall("RunUntilStable").ok()) return 0;
-  int ran = 0;
-  while (ran < max_cycles) {
+int Engine::RunUntilStable(int max_cycles) { return RunUntilSettled(max_cycles).cycles; }
+
+StableRun Engine::RunUntilSettled(int max_cycles) {
+  StableRun run;
+  if (!state_->BeginCall("RunUntilStable").ok()) return run;
+  while (run.cycles < max_cycles) {
     const CycleResult& r = state_->scheduler.Cycle();
-    ++ran;
+    ++run.cycles;
+    run.last_cycle = r.cycle;
+    run.admitted += r.admitted;
+    run.preempted += r.preempted;
+    run.pending = r.pending;
+    run.settled = r.settled();
     state_->events.insert(state_->events.end(), r.events.begin(), r.events.end());
-    if (config().check_invariants && !CheckInvariants().ok()) break;  // the host asks CheckInvariants why
-    if (r.settled()) break;
+    if (config().check_invariants && !CheckInvariants().ok()) {
+      run.settled = false;  // stopped early: the state is suspect, not stable
+      break;  // the host asks CheckInvariants why
+    }
+    if (run.settled) break;
   }
   state_->Deliver();
-  return ran;
+  return run;
 }
 
 std::span<const Event> Engine::LastEvents() const { return state_->LastEvents(); }

@@ -37,6 +37,15 @@ struct qm_engine {
   std::vector<qm_flavor_choice> event_flavors;
   std::vector<qm_admitted_pod_set> event_pod_sets;
   std::vector<qm_event> events;
+  // The pointer arrays the caller indexes (docs/c-api.md §ABI rules: never an array of structs
+  // whose size the caller's header fixes): into `events`, `event_pod_sets` and `event_flavors`,
+  // which are sized before being filled so the addresses hold.
+  std::vector<const qm_event*> event_pointers;
+  std::vector<const qm_admitted_pod_set*> event_pod_set_pointers;
+  std::vector<const qm_flavor_choice*> event_flavor_pointers;
+  // The "namespace/name" of each workload the latest delete call removed, by packed handle: once
+  // deleted, the engine no longer resolves the handle, and QM_EVENT_DELETED must still name it.
+  std::vector<std::pair<uint64_t, std::string>> deleted_names;
   // Per event of `events`: its cycle ClusterQueues (`qm_engine_event_cycle_queues`), a span of
   // `event_cycle_names` (offset, count); the names live in `event_strings`.
   std::vector<std::pair<size_t, size_t>> event_cycle_spans;
@@ -135,6 +144,11 @@ absl::Status AddConfiguration(std::string_view text, std::string_view source,
                               const qm_engine_options* options, EngineConfig& config);
 /// A new live handle owning `engine`; the caller passes it to the user, who destroys it.
 qm_engine* NewHandle(Engine engine);
+
+/// Checks the `version` member of a caller's struct (`type` is its C name, e.g. "qm_workload"):
+/// 1 to `current`; 0 is a struct not made with its `QM_*_INIT` macro, and a larger value comes from
+/// a header newer than this library. Either would make the library misread the caller's memory.
+absl::Status CheckVersion(unsigned int version, unsigned int current, std::string_view type);
 
 /// Checks an out-parameter pointer.
 inline absl::Status NeedOut(const void* out, const char* what) {

@@ -42,6 +42,7 @@ absl::Status ParseFeatureGates(std::string_view text, FeatureGates& gates) {
 absl::StatusOr<EngineConfig> ConfigFromOptions(const qm_engine_options* options) {
   EngineConfig config;
   if (options == nullptr) return config;
+  QM_RETURN_IF_ERROR(CheckVersion(options->version, QM_ENGINE_OPTIONS_VERSION, "qm_engine_options"));
   config.fair_sharing.enabled = options->fair_sharing != 0;
   if (options->legacy_messages != 0) config.message_style = MessageStyle::kLegacy;
   QM_ASSIGN_OR_RETURN(std::string_view gates, OptionalText(options->feature_gates, "feature_gates"));
@@ -118,6 +119,18 @@ qm_status ByName(qm_engine* engine, const char* namespace_name, const char* name
   });
 }
 
+// Writes a cycle summary field by field, only the fields of the caller's version: assigning the
+// whole struct would write past a smaller, older layout.
+void FillSummary(uint64_t cycle, int64_t cycles, int64_t admitted, int64_t preempted,
+                 int64_t pending, bool settled, qm_cycle_summary& out) {
+  out.cycle = cycle;
+  out.cycles = cycles;
+  out.admitted = admitted;
+  out.preempted = preempted;
+  out.pending = pending;
+  if (out.version >= 2) out.settled = settled ? 1 : 0;
+}
+
 template <class Op>
 qm_status ByHandle(qm_engine* engine, uint64_t handle, Op&& op) {
   return qm::c::RunOnEngine(engine, [&](qm::Engine& e, qm_engine&) -> absl::Status {
@@ -167,7 +180,9 @@ QM_C_EXPORT void qm_engine_destroy(qm_engine* engine) {
       qm::c::SetThreadError("qm_engine_destroy: engine was already destroyed");
       return;
     }
-    if (engine->busy.load(std::memory_order_acquire)) {
+    // Claims the engine as a call would: a plain load could see it idle just before another
+    // thread's call claims it, and free it under that call. Once claimed, no call can start.
+    if (engine->busy.exchange(true, std::memory_order_acquire)) {
       // Freeing it under a running call would crash that call; refusing leaks it instead.
       qm::c::SetThreadError("qm_engine_destroy: engine is in use by another call; not destroyed");
       return;
@@ -291,25 +306,81 @@ QM_C_EXPORT qm_status qm_engine_confirm_all_evicted(qm_engine* engine, int* coun
 
 QM_C_EXPORT qm_status qm_engine_delete_workload(qm_engine* engine, const char* namespace_name,
                                                 const char* name) {
-  return ByName(engine, namespace_name, name,
-                [](qm::Engine& e, std::string_view ns, std::string_view n) {
-                  return e.Delete(qm::ObjectRef{qm::ObjectKind::kWorkload, std::string(ns),
-                                                std::string(n)});
-                });
+  uint64_t handle = 0;
+  if (const qm_status found = qm_engine_find_workload(engine, namespace_name, name, &handle);
+      found != QM_OK) {
+    return found;  // its message is the engine's (or the thread's) already
+  }
+  return qm_engine_delete_workload_h(engine, handle);
 }
 
 QM_C_EXPORT qm_status qm_engine_delete_workload_h(qm_engine* engine, uint64_t handle) {
-  return ByHandle(engine, handle, [](qm::Engine& e, qm::WorkloadHandle w) { return e.Delete(w); });
+  return RunOnEngine(engine, [&](qm::Engine& e, qm_engine& h) -> absl::Status {
+    // The name first: after `Delete` the handle is stale and the QM_EVENT_DELETED event built
+    // from it would have none.
+    const qm::WorkloadHandle w = qm::WorkloadHandle::Unpack(handle);
+    std::string name = e.WorkloadName(w);
+    QM_RETURN_IF_ERROR(e.Delete(w));
+    h.deleted_names.clear();
+    h.deleted_names.emplace_back(handle, std::move(name));
+    return absl::OkStatus();
+  });
+}
+
+QM_C_EXPORT qm_status qm_engine_deactivate(qm_engine* engine, const char* namespace_name,
+                                           const char* name) {
+  return ByName(engine, namespace_name, name,
+                [](qm::Engine& e, std::string_view ns, std::string_view n) {
+                  return e.Deactivate(ns, n);
+                });
+}
+
+QM_C_EXPORT qm_status qm_engine_deactivate_h(qm_engine* engine, uint64_t handle) {
+  return ByHandle(engine, handle, [](qm::Engine& e, qm::WorkloadHandle w) { return e.Deactivate(w); });
+}
+
+QM_C_EXPORT qm_status qm_engine_activate(qm_engine* engine, const char* namespace_name,
+                                         const char* name) {
+  return ByName(engine, namespace_name, name,
+                [](qm::Engine& e, std::string_view ns, std::string_view n) {
+                  return e.Activate(ns, n);
+                });
+}
+
+QM_C_EXPORT qm_status qm_engine_activate_h(qm_engine* engine, uint64_t handle) {
+  return ByHandle(engine, handle, [](qm::Engine& e, qm::WorkloadHandle w) { return e.Activate(w); });
+}
+
+QM_C_EXPORT qm_status qm_engine_set_reclaimable_pods(qm_engine* engine, const char* namespace_name,
+                                                     const char* name, const char* pod_set,
+                                                     int32_t count) {
+  return ByName(engine, namespace_name, name,
+                [&](qm::Engine& e, std::string_view ns, std::string_view n) -> absl::Status {
+                  QM_ASSIGN_OR_RETURN(std::string_view ps, qm::c::OptionalText(pod_set, "pod_set"));
+                  return e.SetReclaimablePods(ns, n, ps.empty() ? "main" : ps, count);
+                });
+}
+
+QM_C_EXPORT qm_status qm_engine_set_reclaimable_pods_h(qm_engine* engine, uint64_t handle,
+                                                       const char* pod_set, int32_t count) {
+  return ByHandle(engine, handle, [&](qm::Engine& e, qm::WorkloadHandle w) -> absl::Status {
+    QM_ASSIGN_OR_RETURN(std::string_view ps, qm::c::OptionalText(pod_set, "pod_set"));
+    return e.SetReclaimablePods(w, ps.empty() ? "main" : ps, count);
+  });
 }
 
 // ---- Cycles ---------------------------------------------------------------------------------------
 
 QM_C_EXPORT qm_status qm_engine_schedule_cycle(qm_engine* engine, qm_cycle_summary* summary) {
   return RunOnEngine(engine, [&](qm::Engine& e, qm_engine&) -> absl::Status {
+    if (summary != nullptr) {
+      QM_RETURN_IF_ERROR(
+          qm::c::CheckVersion(summary->version, QM_CYCLE_SUMMARY_VERSION, "qm_cycle_summary"));
+    }
     const qm::CycleResult& r = e.ScheduleCycle();
     QM_RETURN_IF_ERROR(r.status);
     if (summary != nullptr) {
-      *summary = qm_cycle_summary{r.cycle, 1, r.admitted, r.preempted, r.pending};
+      qm::c::FillSummary(r.cycle, 1, r.admitted, r.preempted, r.pending, r.settled(), *summary);
     }
     return absl::OkStatus();
   });
@@ -322,6 +393,23 @@ QM_C_EXPORT qm_status qm_engine_run_until_stable(qm_engine* engine, int max_cycl
     }
     const int ran = e.RunUntilStable(max_cycles);
     if (cycles != nullptr) *cycles = ran;
+    return absl::OkStatus();
+  });
+}
+
+QM_C_EXPORT qm_status qm_engine_run_until_settled(qm_engine* engine, int max_cycles,
+                                                  qm_cycle_summary* summary) {
+  return RunOnEngine(engine, [&](qm::Engine& e, qm_engine&) -> absl::Status {
+    QM_RETURN_IF_ERROR(qm::c::NeedOut(summary, "summary"));
+    QM_RETURN_IF_ERROR(
+        qm::c::CheckVersion(summary->version, QM_CYCLE_SUMMARY_VERSION, "qm_cycle_summary"));
+    if (max_cycles <= 0) {
+      return absl::InvalidArgumentError(fmt::format("max_cycles: {} must be > 0", max_cycles));
+    }
+    const qm::StableRun run = e.RunUntilSettled(max_cycles);
+    if (run.cycles == 0) return absl::FailedPreconditionError("no cycle ran (the call was refused)");
+    qm::c::FillSummary(run.last_cycle, run.cycles, run.admitted, run.preempted, run.pending,
+                       run.settled, *summary);
     return absl::OkStatus();
   });
 }

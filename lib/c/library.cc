@@ -4,6 +4,7 @@
 #include <mutex>
 
 #include "c/c_api_internal.h"
+#include "fmt/format.h"
 #include "qm/version.h"
 
 namespace qm::c {
@@ -32,6 +33,24 @@ std::deque<std::unique_ptr<qm_engine>>& Tombstones() {
 
 void SetThreadError(std::string message) { ThreadError() = std::move(message); }
 
+absl::Status CheckVersion(unsigned int version, unsigned int current, std::string_view type) {
+  if (version >= 1 && version <= current) return absl::OkStatus();
+  // "qm_cycle_summary" -> "QM_CYCLE_SUMMARY_INIT": the macro the caller should have used.
+  std::string macro = "QM_";
+  for (const char c : type.substr(type.rfind("qm_", 0) == 0 ? 3 : 0)) {
+    macro += c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
+  }
+  macro += "_INIT";
+  if (version == 0) {
+    return absl::InvalidArgumentError(fmt::format(
+        "{}.version is 0: initialize the struct with {} (docs/c-api.md, ABI rules)", type, macro));
+  }
+  return absl::InvalidArgumentError(fmt::format(
+      "{}.version {} is newer than this library's {} (C API version {}): the program was built "
+      "against a newer header",
+      type, version, current, QM_C_API_VERSION));
+}
+
 void Retire(qm_engine* engine) {
   engine->magic = kDeadMagic;
   engine->engine.reset();
@@ -41,6 +60,10 @@ void Retire(qm_engine* engine) {
   engine->event_strings.clear();
   engine->event_cycle_spans.clear();
   engine->event_cycle_names.clear();
+  engine->event_pointers.clear();
+  engine->event_pod_set_pointers.clear();
+  engine->event_flavor_pointers.clear();
+  engine->deleted_names.clear();
 #ifndef NDEBUG
   std::lock_guard<std::mutex> lock(tombstone_mutex);
   Tombstones().emplace_back(engine);

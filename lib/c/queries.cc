@@ -21,6 +21,16 @@ const char* Keep(qm_engine& handle, std::string s) {
 
 std::string Name(const Engine& e, WorkloadHandle w) { return w.valid() ? e.WorkloadName(w) : ""; }
 
+// An event's workload name; a deleted workload's comes from the handle's record of the delete
+// call, since the engine no longer resolves its (now stale) handle.
+std::string EventWorkloadName(const Engine& e, const qm_engine& handle, const Event& ev) {
+  std::string name = Name(e, ev.workload);
+  if (!name.empty() || ev.kind != EventKind::kDeleted) return name;
+  for (const auto& [packed, deleted] : handle.deleted_names)
+    if (packed == ev.workload.Pack()) return deleted;
+  return name;
+}
+
 // Whether the event names a preemptor and a preemption reason.
 bool HasPreemptor(const Event& ev) {
   return ev.kind == EventKind::kPreempted || ev.kind == EventKind::kPreemptionCycle;
@@ -35,6 +45,9 @@ void BuildEventView(const Engine& e, qm_engine& handle) {
   handle.event_strings.clear();
   handle.event_cycle_spans.clear();
   handle.event_cycle_names.clear();
+  handle.event_pointers.clear();
+  handle.event_pod_set_pointers.clear();
+  handle.event_flavor_pointers.clear();
   const std::span<const Event> events = e.LastEvents();
   size_t pod_sets = 0, flavors = 0;
   for (const Event& ev : events) {
@@ -43,6 +56,8 @@ void BuildEventView(const Engine& e, qm_engine& handle) {
   }
   handle.event_pod_sets.reserve(pod_sets);
   handle.event_flavors.reserve(flavors);
+  handle.event_pod_set_pointers.reserve(pod_sets);
+  handle.event_flavor_pointers.reserve(flavors);
   handle.events.reserve(events.size());
   handle.event_cycle_spans.reserve(events.size());
   for (const Event& ev : events) {
@@ -50,30 +65,35 @@ void BuildEventView(const Engine& e, qm_engine& handle) {
     out.sequence = ev.sequence;
     out.kind = static_cast<qm_event_kind>(static_cast<int>(ev.kind));
     out.workload = ev.workload.Pack();
-    out.workload_name = Keep(handle, Name(e, ev.workload));
+    out.workload_name = Keep(handle, EventWorkloadName(e, handle, ev));
     out.cluster_queue =
         Keep(handle, ev.cluster_queue.valid() ? e.ClusterQueueName(ev.cluster_queue) : "");
     out.time_unix_micros = ev.time.us;
     out.reason = Keep(handle, ev.reason == nullptr ? "" : ev.reason);
     out.preemption_reason = HasPreemptor(ev) ? PreemptionReasonName(ev.preemption_reason) : "";
-    out.preemptor = ev.preemptor.valid() ? ev.preemptor.Pack() : 0;
+    // Not 0 for "none": 0 is the packed handle of the engine's first workload.
+    out.preemptor = ev.preemptor.valid() ? ev.preemptor.Pack() : QM_NO_WORKLOAD;
     out.preemptor_name = Keep(handle, Name(e, ev.preemptor));
     out.message = Keep(handle, ev.message);
     out.pod_sets = ev.pod_sets.empty() ? nullptr
-                                       : handle.event_pod_sets.data() + handle.event_pod_sets.size();
+                                       : handle.event_pod_set_pointers.data() +
+                                             handle.event_pod_set_pointers.size();
     out.pod_set_count = ev.pod_sets.size();
     for (const AdmittedPodSet& ps : ev.pod_sets) {
       qm_admitted_pod_set p{};
       p.index = ps.index;
       p.count = ps.count;
       p.flavors = ps.flavors.empty() ? nullptr
-                                     : handle.event_flavors.data() + handle.event_flavors.size();
+                                     : handle.event_flavor_pointers.data() +
+                                           handle.event_flavor_pointers.size();
       p.flavor_count = ps.flavors.size();
       for (const auto& [resource, flavor] : ps.flavors) {
         handle.event_flavors.push_back(
             qm_flavor_choice{Keep(handle, e.ResourceName(resource)), Keep(handle, e.FlavorName(flavor))});
+        handle.event_flavor_pointers.push_back(&handle.event_flavors.back());
       }
       handle.event_pod_sets.push_back(p);
+      handle.event_pod_set_pointers.push_back(&handle.event_pod_sets.back());
     }
     handle.event_cycle_spans.emplace_back(handle.event_cycle_names.size(), ev.cycle_queues.size());
     for (ClusterQueueId cq : ev.cycle_queues) {
@@ -81,15 +101,18 @@ void BuildEventView(const Engine& e, qm_engine& handle) {
     }
     handle.events.push_back(out);
   }
+  // After the last push_back: `events` was reserved, so these addresses are final.
+  handle.event_pointers.reserve(handle.events.size());
+  for (const qm_event& ev : handle.events) handle.event_pointers.push_back(&ev);
 }
 
-Doc EventsDoc(const Engine& e) {
+Doc EventsDoc(const Engine& e, const qm_engine& handle) {
   Doc list = Doc::List();
   for (const Event& ev : e.LastEvents()) {
     Doc d = Doc::Map();
     d.Set("sequence", Doc::Int(static_cast<int64_t>(ev.sequence)));
     d.Set("kind", Doc::Str(EventKindName(ev.kind)));
-    d.Set("workload", Doc::Str(Name(e, ev.workload)));
+    d.Set("workload", Doc::Str(EventWorkloadName(e, handle, ev)));
     d.Set("handle", Doc::Int(static_cast<int64_t>(ev.workload.Pack())));
     d.Set("clusterQueue",
           Doc::Str(ev.cluster_queue.valid() ? e.ClusterQueueName(ev.cluster_queue) : ""));
@@ -98,6 +121,9 @@ Doc EventsDoc(const Engine& e) {
     if (HasPreemptor(ev)) {
       d.Set("preemptionReason", Doc::Str(PreemptionReasonName(ev.preemption_reason)));
       d.Set("preemptor", Doc::Str(Name(e, ev.preemptor)));
+      d.Set("preemptorHandle", ev.preemptor.valid()
+                                   ? Doc::Int(static_cast<int64_t>(ev.preemptor.Pack()))
+                                   : Doc());
     }
     d.Set("message", Doc::Str(ev.message));
     if (ev.kind == EventKind::kPreemptionCycle) {
@@ -225,6 +251,103 @@ Doc ClusterQueueDoc(const Engine& e, const ClusterQueueStatus& s) {
   return d;
 }
 
+Doc FullAssignmentDoc(const Assignment& a) {
+  Doc pod_sets = Doc::List();
+  for (const PodSetAssignment& ps : a.pod_sets) {
+    Doc resources = Doc::List();
+    for (const ResourceAssignment& r : ps.resources) {
+      Doc one = Doc::Map();
+      one.Set("resource", Doc::Str(r.resource));
+      one.Set("flavor", Doc::Str(r.flavor));
+      one.Set("mode", Doc::Str(AssignmentModeName(r.mode)));
+      one.Set("borrowLevel", Doc::Int(r.borrow_level));
+      resources.Add(std::move(one));
+    }
+    Doc p = Doc::Map();
+    p.Set("name", Doc::Str(ps.name));
+    p.Set("count", Doc::Int(ps.count));
+    p.Set("resources", std::move(resources));
+    p.Set("usage", AmountsDoc(ps.usage));
+    pod_sets.Add(std::move(p));
+  }
+  Doc attempts = Doc::List();
+  for (const FlavorAttempt& at : a.attempts) {
+    Doc reasons = Doc::List();
+    for (const std::string& r : at.reasons) reasons.Add(Doc::Str(r));
+    Doc one = Doc::Map();
+    one.Set("podSet", Doc::Str(at.pod_set));
+    one.Set("flavor", Doc::Str(at.flavor));
+    one.Set("verdict", Doc::Str(at.verdict));
+    one.Set("reasons", std::move(reasons));
+    one.Set("chosen", Doc::Bool(at.chosen));
+    attempts.Add(std::move(one));
+  }
+  Doc d = Doc::Map();
+  d.Set("mode", Doc::Str(AssignmentModeName(a.representative_mode)));
+  d.Set("borrowing", Doc::Bool(a.borrowing()));
+  d.Set("borrowLevel", Doc::Int(a.borrow_level));
+  d.Set("message", Doc::Str(a.message));
+  d.Set("podSets", std::move(pod_sets));
+  d.Set("attempts", std::move(attempts));
+  return d;
+}
+
+// The requested flavors of a preemption query: the caller's, or (none given) the resources that
+// the assigner would place, each with the mode it found.
+absl::StatusOr<std::vector<RequestedFlavor>> RequestedFlavors(const Engine& e, WorkloadHandle w,
+                                                              std::string_view cluster_queue,
+                                                              const qm_preemption_query* query) {
+  std::vector<RequestedFlavor> out;
+  if (query != nullptr && query->flavor_count > 0) {
+    if (query->flavors == nullptr) return absl::InvalidArgumentError("query.flavors is NULL");
+    if (query->flavor_count > (size_t{1} << 20)) {
+      return absl::InvalidArgumentError(
+          fmt::format("query.flavor_count {} is too large", query->flavor_count));
+    }
+    for (size_t i = 0; i < query->flavor_count; ++i) {
+      const qm_requested_flavor& f = query->flavors[i];
+      const std::string where = fmt::format("query.flavors[{}]", i);
+      RequestedFlavor r;
+      QM_ASSIGN_OR_RETURN(std::string_view ps, OptionalText(f.pod_set, (where + ".pod_set").c_str()));
+      QM_ASSIGN_OR_RETURN(std::string_view res, Text(f.resource, (where + ".resource").c_str()));
+      QM_ASSIGN_OR_RETURN(std::string_view fl, Text(f.flavor, (where + ".flavor").c_str()));
+      if (f.mode != 1 && f.mode != 2) {
+        return absl::InvalidArgumentError(
+            fmt::format("{}.mode: {} is not 1 (Preempt) or 2 (Fit)", where, f.mode));
+      }
+      r.pod_set = ps.empty() ? "main" : std::string(ps);
+      r.resource = std::string(res);
+      r.flavor = std::string(fl);
+      r.mode = f.mode == 1 ? AssignmentMode::kPreempt : AssignmentMode::kFit;
+      out.push_back(std::move(r));
+    }
+    return out;
+  }
+  QM_ASSIGN_OR_RETURN(Assignment a, e.AssignFlavors(w, cluster_queue));
+  for (const PodSetAssignment& ps : a.pod_sets) {
+    for (const ResourceAssignment& r : ps.resources) {
+      if (r.mode == AssignmentMode::kNoFit || r.flavor.empty()) continue;
+      out.push_back(RequestedFlavor{ps.name, r.resource, r.flavor, r.mode});
+    }
+  }
+  return out;
+}
+
+Doc PreemptionsListDoc(const Engine& e, const std::vector<Preemption>& targets) {
+  Doc list = Doc::List();
+  for (const Preemption& p : targets) {
+    Doc d = Doc::Map();
+    d.Set("victim", Doc::Str(Name(e, p.victim)));
+    d.Set("handle", Doc::Int(static_cast<int64_t>(p.victim.Pack())));
+    const absl::StatusOr<WorkloadStatus> status = e.GetWorkload(p.victim);
+    d.Set("clusterQueue", Doc::Str(status.ok() ? status->cluster_queue : ""));
+    d.Set("reason", Doc::Str(PreemptionReasonName(p.reason)));
+    d.Set("message", Doc::Str(p.message));
+    list.Add(std::move(d));
+  }
+  return list;
+}
+
 // The (namespace, name) arguments of a query.
 struct WorkloadName {
   std::string_view ns;
@@ -249,12 +372,13 @@ QM_C_EXPORT const char* qm_event_kind_name(int kind) {
   return qm::EventKindName(static_cast<qm::EventKind>(kind));
 }
 
-QM_C_EXPORT qm_status qm_engine_events(qm_engine* engine, const qm_event** events, size_t* count) {
+QM_C_EXPORT qm_status qm_engine_events(qm_engine* engine, const qm_event* const** events,
+                                       size_t* count) {
   return RunOnEngine(engine, [&](qm::Engine& e, qm_engine& handle) -> absl::Status {
     QM_RETURN_IF_ERROR(qm::c::NeedOut(events, "events"));
     QM_RETURN_IF_ERROR(qm::c::NeedOut(count, "count"));
     qm::c::BuildEventView(e, handle);
-    *events = handle.events.empty() ? nullptr : handle.events.data();
+    *events = handle.event_pointers.empty() ? nullptr : handle.event_pointers.data();
     *count = handle.events.size();
     return absl::OkStatus();
   });
@@ -279,9 +403,9 @@ QM_C_EXPORT qm_status qm_engine_event_cycle_queues(qm_engine* engine, size_t ind
 }
 
 QM_C_EXPORT qm_status qm_engine_events_json(qm_engine* engine, char** json) {
-  return RunOnEngine(engine, [&](qm::Engine& e, qm_engine&) -> absl::Status {
+  return RunOnEngine(engine, [&](qm::Engine& e, qm_engine& handle) -> absl::Status {
     QM_RETURN_IF_ERROR(qm::c::NeedOut(json, "json"));
-    *json = qm::c::CopyOut(EmitJson(qm::c::EventsDoc(e)));
+    *json = qm::c::CopyOut(EmitJson(qm::c::EventsDoc(e, handle)));
     return absl::OkStatus();
   });
 }
@@ -316,6 +440,9 @@ QM_C_EXPORT qm_status qm_engine_list_json(qm_engine* engine, char** json) {
     qm::internal::Doc d = qm::internal::Doc::Map();
     d.Set("workloads", qm::c::NamesDoc(e, e.Workloads()));
     d.Set("clusterQueues", std::move(queues));
+    qm::internal::Doc cohorts = qm::internal::Doc::List();
+    for (const std::string& c : e.Cohorts()) cohorts.Add(qm::internal::Doc::Str(c));
+    d.Set("cohorts", std::move(cohorts));
     *json = qm::c::CopyOut(EmitJson(d));
     return absl::OkStatus();
   });
@@ -328,6 +455,58 @@ QM_C_EXPORT qm_status qm_engine_explain_json(qm_engine* engine, const char* name
     QM_ASSIGN_OR_RETURN(qm::c::WorkloadName n, qm::c::ReadName(namespace_name, name));
     QM_ASSIGN_OR_RETURN(qm::WorkloadExplanation explanation, e.Explain(n.ns, n.name));
     *json = qm::c::CopyOut(qm::RenderExplanation(e, explanation, qm::OutputFormat::kJson));
+    return absl::OkStatus();
+  });
+}
+
+QM_C_EXPORT qm_status qm_engine_cohort_json(qm_engine* engine, const char* name, char** json) {
+  return RunOnEngine(engine, [&](qm::Engine& e, qm_engine&) -> absl::Status {
+    QM_RETURN_IF_ERROR(qm::c::NeedOut(json, "json"));
+    QM_ASSIGN_OR_RETURN(std::string_view n, qm::c::Text(name, "name"));
+    QM_ASSIGN_OR_RETURN(qm::CohortStatus status, e.GetCohort(n));
+    qm::internal::Doc d = qm::internal::Doc::Map();
+    d.Set("name", qm::internal::Doc::Str(status.name));
+    d.Set("parent", qm::internal::Doc::Str(status.parent));
+    d.Set("implicit", qm::internal::Doc::Bool(status.implicit));
+    d.Set("weightedShare", qm::internal::Doc::Int(status.weighted_share));
+    *json = qm::c::CopyOut(EmitJson(d));
+    return absl::OkStatus();
+  });
+}
+
+QM_C_EXPORT qm_status qm_engine_assign_flavors_json(qm_engine* engine, const char* namespace_name,
+                                                    const char* name, const char* cluster_queue,
+                                                    char** json) {
+  return RunOnEngine(engine, [&](qm::Engine& e, qm_engine&) -> absl::Status {
+    QM_RETURN_IF_ERROR(qm::c::NeedOut(json, "json"));
+    QM_ASSIGN_OR_RETURN(qm::c::WorkloadName n, qm::c::ReadName(namespace_name, name));
+    QM_ASSIGN_OR_RETURN(std::string_view cq, qm::c::OptionalText(cluster_queue, "cluster_queue"));
+    QM_ASSIGN_OR_RETURN(qm::Assignment a, e.AssignFlavors(n.ns, n.name, cq));
+    *json = qm::c::CopyOut(EmitJson(qm::c::FullAssignmentDoc(a)));
+    return absl::OkStatus();
+  });
+}
+
+QM_C_EXPORT qm_status qm_engine_preemption_targets_json(qm_engine* engine,
+                                                        const char* namespace_name,
+                                                        const char* name,
+                                                        const qm_preemption_query* query,
+                                                        char** json) {
+  return RunOnEngine(engine, [&](qm::Engine& e, qm_engine&) -> absl::Status {
+    QM_RETURN_IF_ERROR(qm::c::NeedOut(json, "json"));
+    QM_ASSIGN_OR_RETURN(qm::c::WorkloadName n, qm::c::ReadName(namespace_name, name));
+    std::string_view cq;
+    if (query != nullptr) {
+      QM_RETURN_IF_ERROR(
+          qm::c::CheckVersion(query->version, QM_PREEMPTION_QUERY_VERSION, "qm_preemption_query"));
+      QM_ASSIGN_OR_RETURN(cq, qm::c::OptionalText(query->cluster_queue, "query.cluster_queue"));
+    }
+    const qm::WorkloadHandle w = e.FindWorkload(n.ns, n.name);
+    if (!w.valid()) return absl::NotFoundError(fmt::format("workload '{}/{}' not found", n.ns, n.name));
+    QM_ASSIGN_OR_RETURN(std::vector<qm::RequestedFlavor> flavors,
+                        qm::c::RequestedFlavors(e, w, cq, query));
+    QM_ASSIGN_OR_RETURN(std::vector<qm::Preemption> targets, e.PreemptionTargets(w, cq, flavors));
+    *json = qm::c::CopyOut(EmitJson(qm::c::PreemptionsListDoc(e, targets)));
     return absl::OkStatus();
   });
 }

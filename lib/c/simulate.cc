@@ -24,6 +24,8 @@ absl::StatusOr<std::string> SimulateJson(std::string_view cluster_yaml, std::str
                                          const qm_simulate_options* options) {
   sim::SimulationOptions sim_options;
   if (options != nullptr) {
+    QM_RETURN_IF_ERROR(
+        CheckVersion(options->version, QM_SIMULATE_OPTIONS_VERSION, "qm_simulate_options"));
     if (options->buckets < 0) {
       return absl::InvalidArgumentError(fmt::format("buckets: {} must be >= 0", options->buckets));
     }

@@ -34,6 +34,7 @@ absl::Status CheckArray(const void* items, size_t count, const std::string& what
 }
 
 absl::StatusOr<ClusterQueueSpec> ToSpec(const qm_cluster_queue& in) {
+  QM_RETURN_IF_ERROR(CheckVersion(in.version, QM_CLUSTER_QUEUE_VERSION, "qm_cluster_queue"));
   ClusterQueueSpec cq;
   QM_ASSIGN_OR_RETURN(cq.name, Str(in.name, "cluster queue name"));
   const std::string what = fmt::format("ClusterQueue '{}'", cq.name);
@@ -103,6 +104,7 @@ absl::StatusOr<ClusterQueueSpec> ToSpec(const qm_cluster_queue& in) {
 }
 
 absl::StatusOr<WorkloadSpec> ToSpec(const qm_workload& in) {
+  QM_RETURN_IF_ERROR(CheckVersion(in.version, QM_WORKLOAD_VERSION, "qm_workload"));
   WorkloadSpec w;
   QM_ASSIGN_OR_RETURN(w.namespace_, OptStr(in.namespace_name, "namespace", "default"));
   QM_ASSIGN_OR_RETURN(w.name, Str(in.name, "workload name"));
@@ -143,6 +145,8 @@ absl::StatusOr<WorkloadSpec> ToSpec(const qm_workload& in) {
     }
     w.pod_sets.push_back(std::move(spec));
   }
+  // A version-1 struct ends before `inactive`: reading it would read past the caller's memory.
+  if (in.version >= 2) w.active = in.inactive == 0;
   return w;
 }
 
@@ -164,6 +168,8 @@ extern "C" {
 QM_C_EXPORT qm_status qm_engine_apply_flavor(qm_engine* engine, const qm_resource_flavor* flavor) {
   return qm::c::ApplyOne(engine, flavor, "flavor",
                          [](const qm_resource_flavor& in) -> absl::StatusOr<qm::ResourceFlavorSpec> {
+                           QM_RETURN_IF_ERROR(qm::c::CheckVersion(
+                               in.version, QM_RESOURCE_FLAVOR_VERSION, "qm_resource_flavor"));
                            qm::ResourceFlavorSpec spec;
                            QM_ASSIGN_OR_RETURN(spec.name, qm::c::Str(in.name, "flavor name"));
                            return spec;
@@ -178,6 +184,8 @@ QM_C_EXPORT qm_status qm_engine_apply_cluster_queue(qm_engine* engine, const qm_
 QM_C_EXPORT qm_status qm_engine_apply_local_queue(qm_engine* engine, const qm_local_queue* lq) {
   return qm::c::ApplyOne(engine, lq, "local queue",
                          [](const qm_local_queue& in) -> absl::StatusOr<qm::LocalQueueSpec> {
+                           QM_RETURN_IF_ERROR(qm::c::CheckVersion(
+                               in.version, QM_LOCAL_QUEUE_VERSION, "qm_local_queue"));
                            qm::LocalQueueSpec spec;
                            QM_ASSIGN_OR_RETURN(spec.namespace_,
                                                qm::c::OptStr(in.namespace_name, "namespace", "default"));
@@ -193,6 +201,8 @@ QM_C_EXPORT qm_status qm_engine_apply_priority_class(qm_engine* engine,
   return qm::c::ApplyOne(
       engine, priority_class, "priority_class",
       [](const qm_priority_class& in) -> absl::StatusOr<qm::WorkloadPriorityClassSpec> {
+        QM_RETURN_IF_ERROR(qm::c::CheckVersion(in.version, QM_PRIORITY_CLASS_VERSION,
+                                               "qm_priority_class"));
         qm::WorkloadPriorityClassSpec spec;
         QM_ASSIGN_OR_RETURN(spec.name, qm::c::Str(in.name, "priority class name"));
         spec.value = in.value;

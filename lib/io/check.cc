@@ -119,6 +119,9 @@ CheckSummary CheckScenarios(std::span<const std::string> files,
       }
       continue;
     }
+    if (options.notes != nullptr) {
+      for (const std::string& note : scenario->notes) *options.notes << "note: " << note << "\n";
+    }
     if (scenario->skip.has_value()) {
       ++sum.skipped;
       out << "SKIP " << scenario->name << " (" << *scenario->skip << ")\n";

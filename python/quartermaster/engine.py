@@ -45,7 +45,7 @@ class Event:
 
     sequence: int
     kind: str  # one of EVENT_KINDS
-    workload: str  # "namespace/name" ("" for a deleted workload)
+    workload: str  # "namespace/name" (a deleted workload's too)
     handle: int  # packed 64-bit workload handle
     cluster_queue: str
     time_unix_micros: int
@@ -53,6 +53,9 @@ class Event:
     message: str = ""
     preemption_reason: str = ""
     preemptor: str = ""
+    # "Preempted" and "PreemptionCycle": the preemptor's packed handle; None for other kinds (the
+    # C API's QM_NO_WORKLOAD: 0 is a real handle, the engine's first workload's).
+    preemptor_handle: Optional[int] = None
     pod_sets: tuple[PodSetAdmission, ...] = field(default_factory=tuple)
     # "PreemptionCycle" only: the ClusterQueues of the cycle, in preemption order (each preempted
     # in the next, the last in the first).
@@ -63,9 +66,9 @@ class Event:
 class CycleResult:
     """What `schedule_cycle` or `run_until_stable` decided, with the events to act on.
 
-    ``cycle`` (the cycle's number) and ``pending`` (heads considered and not admitted) are those of
-    `schedule_cycle`'s one cycle; after `run_until_stable` they are 0, and ``admitted`` and
-    ``preempted`` count the events of all the cycles it ran."""
+    ``cycle`` is the number of the (last) cycle run and ``pending`` the heads it considered and did
+    not admit; ``admitted`` and ``preempted`` are summed over the cycles run. ``settled`` is False
+    when `run_until_stable` stopped at ``max_cycles`` while cycles still changed something."""
 
     cycle: int
     cycles: int
@@ -73,6 +76,7 @@ class CycleResult:
     preempted: int
     pending: int
     events: tuple[Event, ...]
+    settled: bool = True
 
 
 Objects = Union[str, Sequence[Mapping[str, Any]], Mapping[str, Any]]
@@ -235,21 +239,24 @@ class Engine:
         *,
         priority_class: Optional[str] = None,
         priority: Optional[int] = None,
+        active: bool = True,
     ) -> int:
         """Submits a workload from plain values; returns its packed handle.
 
         ``pod_sets``: ``[{"name": "main", "count": 2, "requests": {"nvidia.com/gpu": 8}}]`` with
-        amounts in base units (milli-CPU for cpu, bytes for memory) and optional ``min_count``."""
+        amounts in base units (milli-CPU for cpu, bytes for memory) and optional ``min_count``.
+        ``active=False`` submits it as Kueue's ``spec.active: false``: known, in no queue, until
+        `activate`."""
         keep: list[Any] = []  # keeps the ctypes buffers alive during the call
         c_pod_sets = []
         for ps in pod_sets:
             requests = sorted(dict(ps.get("requests", {})).items())
-            arr = (_ResourceAmount * max(len(requests), 1))(
-                *[_ResourceAmount(encode(r, "resource"), int(a)) for r, a in requests]
+            arr = (_lib.ResourceAmount * max(len(requests), 1))(
+                *[_lib.ResourceAmount(encode(r, "resource"), int(a)) for r, a in requests]
             )
             keep.append(arr)
             c_pod_sets.append(
-                _PodSet(
+                _lib.PodSet(
                     encode(ps.get("name", "main"), "pod set name"),
                     int(ps.get("count", 1)),
                     int(ps.get("min_count", 0)),
@@ -257,8 +264,8 @@ class Engine:
                     len(requests),
                 )
             )
-        pod_arr = (_PodSet * max(len(c_pod_sets), 1))(*c_pod_sets)
-        workload = _Workload(
+        pod_arr = (_lib.PodSet * max(len(c_pod_sets), 1))(*c_pod_sets)
+        workload = _lib.Workload(
             encode(namespace, "namespace"),
             encode(name, "name"),
             encode(queue, "queue"),
@@ -268,6 +275,7 @@ class Engine:
             0,
             pod_arr,
             len(c_pod_sets),
+            int(not active),
         )
         handle = ctypes.c_uint64()
         with self._lock:
@@ -313,6 +321,26 @@ class Engine:
     def delete(self, workload: Workload) -> None:
         self._by(workload, lib().qm_engine_delete_workload, lib().qm_engine_delete_workload_h)
 
+    def deactivate(self, workload: Workload) -> None:
+        """Kueue's ``spec.active = false``: a pending workload leaves its queue ("Deactivated"); an
+        admitted one is evicted (reason InactiveWorkload) and inactive once confirmed."""
+        self._by(workload, lib().qm_engine_deactivate, lib().qm_engine_deactivate_h)
+
+    def activate(self, workload: Workload) -> None:
+        """``spec.active = true``: an inactive workload goes back to its queue ("Activated")."""
+        self._by(workload, lib().qm_engine_activate, lib().qm_engine_activate_h)
+
+    def set_reclaimable_pods(self, workload: Workload, count: int, pod_set: str = "main") -> None:
+        """Kueue's ``status.reclaimablePods``: ``count`` pods of ``pod_set`` of an admitted workload
+        finished and give their quota back (the count only grows)."""
+        self._by(
+            workload,
+            lib().qm_engine_set_reclaimable_pods,
+            lib().qm_engine_set_reclaimable_pods_h,
+            encode(pod_set, "pod_set"),
+            int(count),
+        )
+
     # ---- scheduling ------------------------------------------------------------------------
 
     def schedule_cycle(self) -> CycleResult:
@@ -323,14 +351,12 @@ class Engine:
             return self._result(summary)
 
     def run_until_stable(self, max_cycles: int = 10000) -> CycleResult:
-        """Runs cycles until one changes nothing; the result holds the events of all of them."""
+        """Runs cycles until one changes nothing, at most ``max_cycles``; the result holds the
+        events of all of them, and ``settled`` False when it stopped at ``max_cycles``."""
         with self._lock:
-            cycles = ctypes.c_int()
-            self._call(lib().qm_engine_run_until_stable(self._h(), max_cycles, ctypes.byref(cycles)))
-            events = self._events()
-            admitted = sum(1 for e in events if e.kind == "Admitted")
-            preempted = sum(1 for e in events if e.kind == "Preempted")
-            return CycleResult(0, cycles.value, admitted, preempted, 0, events)
+            summary = _lib.CycleSummary()
+            self._call(lib().qm_engine_run_until_settled(self._h(), max_cycles, ctypes.byref(summary)))
+            return self._result(summary)
 
     def last_events(self) -> tuple[Event, ...]:
         """The events of the latest call that changed the engine."""
@@ -338,26 +364,26 @@ class Engine:
             return self._events()
 
     def _result(self, s: _lib.CycleSummary) -> CycleResult:
-        return CycleResult(s.cycle, s.cycles, s.admitted, s.preempted, s.pending, self._events())
+        return CycleResult(
+            s.cycle, s.cycles, s.admitted, s.preempted, s.pending, self._events(), bool(s.settled)
+        )
 
     def _events(self) -> tuple[Event, ...]:
-        arr = ctypes.POINTER(_lib.Event)()
+        # An array of pointers to events (not of events): the library may grow the struct.
+        arr = ctypes.POINTER(ctypes.POINTER(_lib.Event))()
         n = ctypes.c_size_t()
         self._call(lib().qm_engine_events(self._h(), ctypes.byref(arr), ctypes.byref(n)))
         out = []
         for i in range(n.value):
-            e = arr[i]
-            pod_sets = tuple(
-                PodSetAdmission(
-                    e.pod_sets[p].index,
-                    e.pod_sets[p].count,
-                    {
-                        decode(e.pod_sets[p].flavors[f].resource): decode(e.pod_sets[p].flavors[f].flavor)
-                        for f in range(e.pod_sets[p].flavor_count)
-                    },
-                )
-                for p in range(e.pod_set_count)
-            )
+            e = arr[i].contents
+            pod_sets = []
+            for p in range(e.pod_set_count):
+                ps = e.pod_sets[p].contents
+                flavors = {}
+                for f in range(ps.flavor_count):
+                    choice = ps.flavors[f].contents
+                    flavors[decode(choice.resource)] = decode(choice.flavor)
+                pod_sets.append(PodSetAdmission(ps.index, ps.count, flavors))
             cycle_queues: tuple[str, ...] = ()
             if e.kind == _PREEMPTION_CYCLE:
                 names = ctypes.POINTER(ctypes.c_char_p)()
@@ -378,7 +404,8 @@ class Engine:
                     message=decode(e.message),
                     preemption_reason=decode(e.preemption_reason),
                     preemptor=decode(e.preemptor_name),
-                    pod_sets=pod_sets,
+                    preemptor_handle=None if e.preemptor == _lib.NO_WORKLOAD else e.preemptor,
+                    pod_sets=tuple(pod_sets),
                     cycle_queues=cycle_queues,
                 )
             )
@@ -410,6 +437,50 @@ class Engine:
     def cluster_queues(self) -> list[str]:
         return list(self._json(lib().qm_engine_list_json)["clusterQueues"])
 
+    def cohorts(self) -> list[str]:
+        """Every cohort name (explicit and implicit), sorted."""
+        return list(self._json(lib().qm_engine_list_json)["cohorts"])
+
+    def cohort(self, name: str) -> dict[str, Any]:
+        """A cohort: name, parent, implicit, weightedShare."""
+        return self._json(lib().qm_engine_cohort_json, encode(name))
+
+    def assign_flavors(self, workload: str, cluster_queue: Optional[str] = None) -> dict[str, Any]:
+        """The flavors the next cycle would give a pending workload (in its own ClusterQueue, or
+        ``cluster_queue``): mode, borrowing, message, podSets, and every flavor examined."""
+        ns, _, name = workload.rpartition("/")
+        return self._json(
+            lib().qm_engine_assign_flavors_json, encode(ns or "default"), encode(name), encode(cluster_queue)
+        )
+
+    def preemption_targets(
+        self,
+        workload: str,
+        cluster_queue: Optional[str] = None,
+        flavors: Optional[Iterable[Mapping[str, Any]]] = None,
+    ) -> list[dict[str, Any]]:
+        """The workloads the next cycle would preempt to admit a pending workload: victim, handle,
+        clusterQueue, reason, message. ``flavors``: ``[{"resource": "cpu", "flavor": "f",
+        "pod_set": "main", "mode": "Preempt"|"Fit"}]``; None = the flavors it would be given."""
+        ns, _, name = workload.rpartition("/")
+        wanted = [
+            _lib.RequestedFlavor(
+                encode(f.get("pod_set", "main"), "pod_set"),
+                encode(f["resource"], "resource"),
+                encode(f["flavor"], "flavor"),
+                {"Preempt": 1, "Fit": 2}[f.get("mode", "Preempt")],
+            )
+            for f in (flavors or ())
+        ]
+        arr = (_lib.RequestedFlavor * max(len(wanted), 1))(*wanted)
+        query = _lib.PreemptionQuery(encode(cluster_queue), arr, len(wanted))
+        return self._json(
+            lib().qm_engine_preemption_targets_json,
+            encode(ns or "default"),
+            encode(name),
+            ctypes.byref(query),
+        )
+
     def explain(self, workload: str) -> dict[str, Any]:
         """Why a workload is where it is (what `qm explain -o json` prints)."""
         ns, _, name = workload.rpartition("/")
@@ -434,31 +505,3 @@ class Engine:
         handle = ctypes.c_void_p()
         _lib.check_thread(lib().qm_engine_restore(bytes(snapshot), len(snapshot), ctypes.byref(handle)))
         return cls(_handle=handle)
-
-
-class _ResourceAmount(ctypes.Structure):
-    _fields_ = [("resource", ctypes.c_char_p), ("amount", ctypes.c_int64)]
-
-
-class _PodSet(ctypes.Structure):
-    _fields_ = [
-        ("name", ctypes.c_char_p),
-        ("count", ctypes.c_int32),
-        ("min_count", ctypes.c_int32),
-        ("requests", ctypes.POINTER(_ResourceAmount)),
-        ("request_count", ctypes.c_size_t),
-    ]
-
-
-class _Workload(ctypes.Structure):
-    _fields_ = [
-        ("namespace_name", ctypes.c_char_p),
-        ("name", ctypes.c_char_p),
-        ("queue_name", ctypes.c_char_p),
-        ("priority_class", ctypes.c_char_p),
-        ("has_priority", ctypes.c_int),
-        ("priority", ctypes.c_int32),
-        ("creation_time_unix_micros", ctypes.c_int64),
-        ("pod_sets", ctypes.POINTER(_PodSet)),
-        ("pod_set_count", ctypes.c_size_t),
-    ]

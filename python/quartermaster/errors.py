@@ -16,3 +16,8 @@ class QuartermasterError(Exception):
         self.code = code
         self.status = status
         self.message = message
+
+    def __reduce__(self) -> tuple:
+        # Exception's default pickling passes `args` (the one formatted string) back to __init__,
+        # which takes three: a failure on a Dask worker would come back as a bare Exception.
+        return (QuartermasterError, (self.code, self.status, self.message))

@@ -291,7 +291,8 @@ def test_cycle_detection_reports_queues_and_workloads_that_preempt_each_other() 
         sequence=preempted.sequence + 1, kind="PreemptionCycle", workload="default/a2", handle=preempted.handle,
         cluster_queue="a", time_unix_micros=T0 + 30 * MINUTE, reason="ClusterQueuePreemptionCycle",
         message="ClusterQueues preempted each other in a ring within 3600s: a -> b -> a",
-        preemption_reason="InCohortReclamation", preemptor="default/b2", cycle_queues=("a", "b"))
+        preemption_reason="InCohortReclamation", preemptor="default/b2",
+        preemptor_handle=preempted.preemptor_handle, cycle_queues=("a", "b"))
 
     # Two workloads of one queue: w1 preempted by w2, then (raised above it) preempting w2 back.
     engine.apply(SOLO)

@@ -56,6 +56,34 @@ TEST_CASE("RunUntilStable: bounded by max_cycles", "[adapter][stable]") {
   CHECK(e.RunUntilStable() == 3);
 }
 
+TEST_CASE("RunUntilSettled: says whether the run settled or stopped at max_cycles", "[adapter][stable]") {
+  Engine e = OneQueue(ClusterQueue("eng"));
+  for (int i = 0; i < 4; ++i)
+    REQUIRE(e.Submit(Workload("a", "w" + std::to_string(i)).Queue("q").Request("cpu", kCpu)).ok());
+  SECTION("stopped at max_cycles with work left: not settled") {
+    // Setup: four 1-cpu workloads, 4 cpu; one admission per cycle. Expect: 2 cycles, 2 admitted,
+    // not settled (RunUntilStable's bare count could not tell this from a settled run of 2).
+    const StableRun run = e.RunUntilSettled(2);
+    CHECK(run.cycles == 2);
+    CHECK_FALSE(run.settled);
+    CHECK(run.admitted == 2);
+    CHECK(run.last_cycle == 2);
+    SECTION("then run to the end: settled") {
+      // Expect: two more admissions, then a cycle that changes nothing.
+      const StableRun rest = e.RunUntilSettled();
+      CHECK(rest.cycles == 3);
+      CHECK(rest.settled);
+      CHECK(rest.admitted == 2);
+      CHECK(rest.last_cycle == 5);
+      CHECK(rest.pending == 0);
+    }
+  }
+  SECTION("RunUntilStable still returns the count") {
+    // Setup: the same engine. Expect: the existing API is unchanged (3 admitting cycles + 1).
+    CHECK(e.RunUntilStable() == 5);
+  }
+}
+
 TEST_CASE("CycleResult: counts what it parked", "[adapter][stable]") {
   Engine e = OneQueue(ClusterQueue("eng"));
   REQUIRE(e.Submit(Workload("a", "huge").Queue("q").Request("cpu", 8 * kCpu)).ok());

@@ -65,10 +65,10 @@ static const char* kWorkloadA =
     "    template: {spec: {containers: [{name: c, resources: {requests: {nvidia.com/gpu: 8}}}]}}\n";
 
 /* Finds the first event of `kind` for workload `name`; NULL when there is none. */
-static const qm_event* FindEvent(const qm_event* events, size_t n, qm_event_kind kind,
+static const qm_event* FindEvent(const qm_event* const* events, size_t n, qm_event_kind kind,
                                  const char* name) {
   for (size_t i = 0; i < n; ++i) {
-    if (events[i].kind == kind && strcmp(events[i].workload_name, name) == 0) return &events[i];
+    if (events[i]->kind == kind && strcmp(events[i]->workload_name, name) == 0) return events[i];
   }
   return NULL;
 }
@@ -94,17 +94,17 @@ static void ApplyTeamB(qm_engine* e) {
   const char* covered[] = {"nvidia.com/gpu"};
   qm_resource_quota quota = {"nvidia.com/gpu", 16, 0, 0, 0, 0};
   qm_flavor_quotas flavor = {"gpu", &quota, 1};
-  qm_cluster_queue cq = {"team-b", "research", covered, 1, &flavor, 1,
+  qm_cluster_queue cq = {QM_CLUSTER_QUEUE_VERSION, "team-b", "research", covered, 1, &flavor, 1,
                          QM_WITHIN_CQ_NEVER, QM_RECLAIM_ANY, 0};
   OK(e, qm_engine_apply_cluster_queue(e, &cq));
-  qm_local_queue lq = {"team-b", "jobs", "team-b"};
+  qm_local_queue lq = {QM_LOCAL_QUEUE_VERSION, "team-b", "jobs", "team-b"};
   OK(e, qm_engine_apply_local_queue(e, &lq));
-  qm_priority_class pc = {"low", 10};
+  qm_priority_class pc = {QM_PRIORITY_CLASS_VERSION, "low", 10};
   OK(e, qm_engine_apply_priority_class(e, &pc));
 }
 
 static void TestScenario(void) {
-  qm_engine_options options = {0, 0, "PartialAdmission=true", 1704067200000000LL};
+  qm_engine_options options = {QM_ENGINE_OPTIONS_VERSION, 0, 0, "PartialAdmission=true", 1704067200000000LL};
   qm_engine* e = NULL;
   if (qm_engine_create(&options, &e) != QM_OK) {
     fprintf(stderr, "create: %s\n", qm_last_error());
@@ -120,17 +120,17 @@ static void TestScenario(void) {
   /* team-b borrows: 24 GPUs (3 pods x 8) of which 8 are team-a's idle quota. */
   qm_resource_amount gpus = {"nvidia.com/gpu", 8};
   qm_pod_set pods = {"main", 3, 0, &gpus, 1};
-  qm_workload b1 = {"team-b", "b-1", "jobs", "low", 0, 0, 0, &pods, 1};
+  qm_workload b1 = {QM_WORKLOAD_VERSION, "team-b", "b-1", "jobs", "low", 0, 0, 0, &pods, 1, 0};
   uint64_t b1_handle = 0;
   OK(e, qm_engine_submit(e, &b1, &b1_handle));
   uint64_t found = 0;
   OK(e, qm_engine_find_workload(e, "team-b", "b-1", &found));
   CHECK(found == b1_handle);
 
-  qm_cycle_summary summary;
+  qm_cycle_summary summary = QM_CYCLE_SUMMARY_INIT;
   OK(e, qm_engine_schedule_cycle(e, &summary));
   CHECK(summary.cycle == 1 && summary.admitted == 1 && summary.preempted == 0);
-  const qm_event* events = NULL;
+  const qm_event* const* events = NULL;
   size_t n = 0;
   OK(e, qm_engine_events(e, &events, &n));
   CHECK(n == 1);
@@ -140,10 +140,10 @@ static void TestScenario(void) {
     CHECK(admitted->workload == b1_handle);
     CHECK(strcmp(admitted->cluster_queue, "team-b") == 0);
     CHECK(admitted->pod_set_count == 1);
-    CHECK(admitted->pod_sets[0].count == 3);
-    CHECK(admitted->pod_sets[0].flavor_count == 1);
-    CHECK(strcmp(admitted->pod_sets[0].flavors[0].resource, "nvidia.com/gpu") == 0);
-    CHECK(strcmp(admitted->pod_sets[0].flavors[0].flavor, "gpu") == 0);
+    CHECK(admitted->pod_sets[0]->count == 3);
+    CHECK(admitted->pod_sets[0]->flavor_count == 1);
+    CHECK(strcmp(admitted->pod_sets[0]->flavors[0]->resource, "nvidia.com/gpu") == 0);
+    CHECK(strcmp(admitted->pod_sets[0]->flavors[0]->flavor, "gpu") == 0);
     CHECK(strcmp(qm_event_kind_name(admitted->kind), "Admitted") == 0);
   }
 
@@ -253,7 +253,7 @@ static const char* kSolo =
 
 /* An engine with `configuration` (a Kueue Configuration document) whose clock starts at kT0. */
 static qm_engine* NewEngine(const char* configuration) {
-  qm_engine_options options = {0, 0, NULL, kT0};
+  qm_engine_options options = {QM_ENGINE_OPTIONS_VERSION, 0, 0, NULL, kT0};
   qm_engine* e = NULL;
   if (qm_engine_create_with_config(&options, configuration, "config.yaml", &e) != QM_OK) {
     fprintf(stderr, "create_with_config: %s\n", qm_last_error());
@@ -267,16 +267,16 @@ static void SubmitCpu(qm_engine* e, const char* name, const char* queue, int64_t
                       int32_t priority) {
   qm_resource_amount cpu = {"cpu", cpus * 1000};
   qm_pod_set pods = {"main", 1, 0, &cpu, 1};
-  qm_workload w = {"default", name, queue, NULL, 1, priority, 0, &pods, 1};
+  qm_workload w = {QM_WORKLOAD_VERSION, "default", name, queue, NULL, 1, priority, 0, &pods, 1, 0};
   OK(e, qm_engine_submit(e, &w, NULL));
 }
 
 /* The number of events of `kind` in the engine's latest call. */
 static size_t CountEvents(qm_engine* e, qm_event_kind kind) {
-  const qm_event* events = NULL;
+  const qm_event* const* events = NULL;
   size_t n = 0, found = 0;
   OK(e, qm_engine_events(e, &events, &n));
-  for (size_t i = 0; i < n; ++i) found += events[i].kind == kind;
+  for (size_t i = 0; i < n; ++i) found += events[i]->kind == kind;
   return found;
 }
 
@@ -314,7 +314,7 @@ static void TestMinRuntime(void) {
   CHECK(has == 1 && at == kT0 + 60 * kMinute);
   OK(e, qm_engine_set_now(e, at));
   OK(e, qm_engine_run_until_stable(e, 100, NULL));
-  const qm_event* events = NULL;
+  const qm_event* const* events = NULL;
   size_t n = 0;
   OK(e, qm_engine_events(e, &events, &n));
   const qm_event* preempted = FindEvent(events, n, QM_EVENT_PREEMPTED, "default/low");
@@ -351,7 +351,7 @@ static void TestPreemptedTwice(void) {
    * a-2 at +50 min), b-1 running again in between (from +20 min). No anti-thrash policy: the
    * history is kept for every engine. Expect: b-1 preempted twice for InCohortReclamation, by a-1
    * then a-2, having lost 10 + 30 minutes of quota; a-1 caused one preemption. */
-  qm_engine_options options = {0, 0, NULL, kT0};
+  qm_engine_options options = {QM_ENGINE_OPTIONS_VERSION, 0, 0, NULL, kT0};
   qm_engine* e = NULL;
   CHECK(qm_engine_create(&options, &e) == QM_OK);
   if (e == NULL) return;
@@ -359,7 +359,7 @@ static void TestPreemptedTwice(void) {
   ApplyTeamB(e);
   qm_resource_amount gpus = {"nvidia.com/gpu", 8};
   qm_pod_set pods = {"main", 3, 0, &gpus, 1};
-  qm_workload b1 = {"team-b", "b-1", "jobs", NULL, 0, 0, 0, &pods, 1};
+  qm_workload b1 = {QM_WORKLOAD_VERSION, "team-b", "b-1", "jobs", NULL, 0, 0, 0, &pods, 1, 0};
   OK(e, qm_engine_submit(e, &b1, NULL));
   OK(e, qm_engine_run_until_stable(e, 100, NULL));
 
@@ -372,14 +372,14 @@ static void TestPreemptedTwice(void) {
   OK(e, qm_engine_set_now(e, kT0 + 20 * kMinute));
   OK(e, qm_engine_finish(e, "team-a", "a-1"));
   OK(e, qm_engine_run_until_stable(e, 100, NULL));
-  const qm_event* events = NULL;
+  const qm_event* const* events = NULL;
   size_t n = 0;
   OK(e, qm_engine_events(e, &events, &n));
   CHECK(FindEvent(events, n, QM_EVENT_ADMITTED, "team-b/b-1") != NULL);
 
   OK(e, qm_engine_set_now(e, kT0 + 50 * kMinute));
   pods.count = 2; /* a-2: 16 GPUs, team-a's nominal quota */
-  qm_workload a2 = {"team-a", "a-2", "jobs", NULL, 0, 0, 0, &pods, 1};
+  qm_workload a2 = {QM_WORKLOAD_VERSION, "team-a", "a-2", "jobs", NULL, 0, 0, 0, &pods, 1, 0};
   OK(e, qm_engine_submit(e, &a2, NULL));
   OK(e, qm_engine_run_until_stable(e, 100, NULL));
   OK(e, qm_engine_events(e, &events, &n));
@@ -460,19 +460,19 @@ static void TestPreemptionCycles(void) {
   SubmitCpu(e, "b2", "b", 4, 0);
   OK(e, qm_engine_run_until_stable(e, 100, NULL));
 
-  const qm_event* events = NULL;
+  const qm_event* const* events = NULL;
   size_t n = 0;
   OK(e, qm_engine_events(e, &events, &n));
   CHECK(n == 2);
   if (n == 2) {
-    CHECK(events[0].kind == QM_EVENT_PREEMPTED && strcmp(events[0].workload_name, "default/a2") == 0);
-    const qm_event* cycle = &events[1];
+    CHECK(events[0]->kind == QM_EVENT_PREEMPTED && strcmp(events[0]->workload_name, "default/a2") == 0);
+    const qm_event* cycle = events[1];
     CHECK(cycle->kind == QM_EVENT_PREEMPTION_CYCLE);
     CHECK(strcmp(qm_event_kind_name(cycle->kind), "PreemptionCycle") == 0);
-    CHECK(strcmp(cycle->workload_name, "default/a2") == 0 && cycle->workload == events[0].workload);
+    CHECK(strcmp(cycle->workload_name, "default/a2") == 0 && cycle->workload == events[0]->workload);
     CHECK(strcmp(cycle->cluster_queue, "a") == 0);
     CHECK(strcmp(cycle->reason, "ClusterQueuePreemptionCycle") == 0);
-    CHECK(strcmp(cycle->preemptor_name, "default/b2") == 0 && cycle->preemptor == events[0].preemptor);
+    CHECK(strcmp(cycle->preemptor_name, "default/b2") == 0 && cycle->preemptor == events[0]->preemptor);
     CHECK(strcmp(cycle->preemption_reason, "InCohortReclamation") == 0);
     CHECK(strstr(cycle->message, "a -> b -> a") != NULL);
     CHECK(cycle->time_unix_micros == kT0 + 30 * kMinute && cycle->pod_set_count == 0);
@@ -486,8 +486,8 @@ static void TestPreemptionCycles(void) {
     OK(e, qm_engine_event_cycle_queues(e, 0, &queues, &count));
     CHECK(count == 0 && queues == NULL);
     /* The array is still the one returned above (ASan would catch a freed one). */
-    CHECK(events[1].kind == QM_EVENT_PREEMPTION_CYCLE &&
-          strcmp(events[1].reason, "ClusterQueuePreemptionCycle") == 0);
+    CHECK(events[1]->kind == QM_EVENT_PREEMPTION_CYCLE &&
+          strcmp(events[1]->reason, "ClusterQueuePreemptionCycle") == 0);
     CHECK(qm_engine_event_cycle_queues(e, 2, &queues, &count) == QM_OUT_OF_RANGE);
     CHECK(strstr(qm_engine_last_error(e), "index") != NULL);
     CHECK(qm_engine_event_cycle_queues(e, 0, NULL, &count) == QM_INVALID_ARGUMENT);
@@ -526,7 +526,9 @@ static void TestPreemptionCycles(void) {
     CHECK(strcmp(cycle->preemption_reason, "InClusterQueue") == 0);
     const char* const* queues = NULL;
     size_t count = 0;
-    OK(e, qm_engine_event_cycle_queues(e, (size_t)(cycle - events), &queues, &count));
+    size_t index = 0;
+    while (index < n && events[index] != cycle) ++index;
+    OK(e, qm_engine_event_cycle_queues(e, index, &queues, &count));
     CHECK(count == 2 && strcmp(queues[0], "solo") == 0 && strcmp(queues[1], "solo") == 0);
   }
   qm_engine_destroy(e);
@@ -564,11 +566,11 @@ static void TestAntiThrashErrors(void) {
   /* Only the Configuration belongs in the text; settings are given once; strings are checked. */
   CHECK(qm_engine_create_with_config(NULL, kSolo, NULL, &e) == QM_INVALID_ARGUMENT);
   CHECK(strstr(qm_last_error(), "<configuration>: only a Kueue Configuration document") != NULL);
-  qm_engine_options gates = {0, 0, "PartialAdmission=true", 0};
+  qm_engine_options gates = {QM_ENGINE_OPTIONS_VERSION, 0, 0, "PartialAdmission=true", 0};
   snprintf(text, sizeof text, "%sfeatureGates: {PartialAdmission: false}\n", header);
   CHECK(qm_engine_create_with_config(&gates, text, "c.yaml", &e) == QM_INVALID_ARGUMENT);
   CHECK(strstr(qm_last_error(), "featureGates") != NULL);
-  qm_engine_options fair = {1, 0, NULL, 0};
+  qm_engine_options fair = {QM_ENGINE_OPTIONS_VERSION, 1, 0, NULL, 0};
   snprintf(text, sizeof text, "%sfairSharing: {enable: false}\n", header);
   CHECK(qm_engine_create_with_config(&fair, text, "c.yaml", &e) == QM_INVALID_ARGUMENT);
   CHECK(strstr(qm_last_error(), "fairSharing.enable") != NULL);
@@ -608,13 +610,13 @@ static void TestBadInput(void) {
   CHECK(strcmp(qm_engine_last_error(e), "") == 0);
 
   /* NULL handles and arguments. */
-  qm_resource_flavor flavor = {"f"};
+  qm_resource_flavor flavor = {QM_RESOURCE_FLAVOR_VERSION, "f"};
   CHECK(qm_engine_apply_flavor(NULL, &flavor) == QM_INVALID_ARGUMENT);
   CHECK(strstr(qm_last_error(), "NULL") != NULL);
   CHECK(qm_engine_apply_flavor(e, NULL) == QM_INVALID_ARGUMENT);
   CHECK(qm_engine_apply_yaml(e, NULL, NULL) == QM_INVALID_ARGUMENT);
   CHECK(qm_engine_events(e, NULL, NULL) == QM_INVALID_ARGUMENT);
-  qm_cluster_queue cq = {"q", NULL, NULL, 1, NULL, 0, QM_WITHIN_CQ_NEVER, QM_RECLAIM_NEVER, 0};
+  qm_cluster_queue cq = {QM_CLUSTER_QUEUE_VERSION, "q", NULL, NULL, 1, NULL, 0, QM_WITHIN_CQ_NEVER, QM_RECLAIM_NEVER, 0};
   CHECK(qm_engine_apply_cluster_queue(e, &cq) == QM_INVALID_ARGUMENT);
   CHECK(strstr(qm_engine_last_error(e), "covered_resources") != NULL);
   cq.covered_resource_count = 0;
@@ -629,7 +631,7 @@ static void TestBadInput(void) {
     CHECK(qm_engine_apply_yaml(e, bad[i], "bad.yaml") == QM_INVALID_ARGUMENT);
     CHECK(strstr(qm_engine_last_error(e), "UTF-8") != NULL);
   }
-  qm_resource_flavor bad_flavor = {"gpu-\xFF"};
+  qm_resource_flavor bad_flavor = {QM_RESOURCE_FLAVOR_VERSION, "gpu-\xFF"};
   CHECK(qm_engine_apply_flavor(e, &bad_flavor) == QM_INVALID_ARGUMENT);
 
   /* A bad object changes nothing, and its error names file, line, object and field. */
@@ -665,7 +667,7 @@ static void TestBadInput(void) {
 
   /* Configuration errors name the gate. */
   qm_engine* other = NULL;
-  qm_engine_options options = {0, 0, "NoSuchGate=true", 0};
+  qm_engine_options options = {QM_ENGINE_OPTIONS_VERSION, 0, 0, "NoSuchGate=true", 0};
   CHECK(qm_engine_create(&options, &other) == QM_INVALID_ARGUMENT && other == NULL);
   CHECK(strstr(qm_last_error(), "NoSuchGate") != NULL);
   options.feature_gates = "PartialAdmission";

@@ -30,6 +30,8 @@ int RunCheck(std::span<const std::string> argv) {
   options.known_failures = known.has_value() ? &*known : nullptr;
   options.verbose = args->Flag("verbose");
   options.check_invariants = args->Flag("check-invariants");
+  // The same `note:` lines on stderr as `qm run`: a silently reinterpreted quota is worth seeing.
+  options.notes = &std::cerr;
   return CheckScenarios(*files, args->positional, options, std::cout).exit_code;
 }
 
@@ -47,7 +49,9 @@ what the engine decides with the file's `expect:` blocks. Prints one line per sc
   FAIL <name>          followed by the file and an indented diff, expected vs got
   SKIP <name> (<why>)  for a scenario with `skip:`
 
-and a closing line `N passed, M failed` (`, K skipped`).
+and a closing line `N passed, M failed` (`, K skipped`). What loading a file reinterpreted or
+skipped (a quota too large for int64 taken as unlimited, a non-Kueue object) is printed to stderr
+as `note: <file>:<line>: ...`, as `qm run` prints it.
 
 Options:
   --known-failures FILE  scenarios expected to fail: one path per line, relative to FILE's

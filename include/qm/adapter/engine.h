@@ -45,6 +45,7 @@
 #ifndef QM_ADAPTER_ENGINE_H_
 #define QM_ADAPTER_ENGINE_H_
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -107,6 +108,17 @@ struct WorkloadExplanation {
 };
 
 class Engine;
+/// What `Engine::RunUntilSettled` did: the cycles it ran and whether it stopped because a cycle
+/// changed nothing, or because it reached `max_cycles` (or was refused) with work left.
+struct StableRun {
+  int cycles = 0;          ///< cycles run; 0 when refused (from inside the event callback)
+  bool settled = false;    ///< the last cycle changed nothing (`CycleResult::settled`)
+  uint64_t last_cycle = 0; ///< number of the last cycle run (`CycleResult::cycle`); 0 when none ran
+  int64_t admitted = 0;    ///< summed over the cycles run
+  int64_t preempted = 0;   ///< summed over the cycles run
+  int64_t pending = 0;     ///< heads considered and not admitted by the last cycle
+};
+
 namespace internal {
 class EngineState;
 /// Test-only access to an engine's private state (lib/adapter/invariants.cc), so tests can corrupt
@@ -212,6 +224,10 @@ class Engine {
   /// nothing and parks no workload as inadmissible), at most `max_cycles`; returns how many ran.
   /// The events of all of them are `LastEvents()`. 0 when refused (from inside the callback).
   int RunUntilStable(int max_cycles = 10000);
+  /// `RunUntilStable` that also says whether it settled: `settled` false means it stopped at
+  /// `max_cycles` (or at an invariant violation under `EngineConfig::check_invariants`) while the
+  /// last cycle still changed something, so a host should run more cycles (or look for a loop).
+  StableRun RunUntilSettled(int max_cycles = 10000);
 
   /// The events of the latest call that changed the engine, in order; valid until the next such
   /// call. Empty after a call that failed.

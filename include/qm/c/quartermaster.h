@@ -9,10 +9,10 @@
  *     puts(qm_engine_last_error(engine));
  *   int cycles = 0;
  *   qm_engine_run_until_stable(engine, 100, &cycles);
- *   const qm_event* events; size_t n;
+ *   const qm_event* const* events; size_t n;
  *   qm_engine_events(engine, &events, &n);          // owned by the engine
- *   for (size_t i = 0; i < n; ++i) printf("%s %s\n", qm_event_kind_name(events[i].kind),
- *                                         events[i].workload_name);
+ *   for (size_t i = 0; i < n; ++i) printf("%s %s\n", qm_event_kind_name(events[i]->kind),
+ *                                         events[i]->workload_name);
  *   qm_engine_destroy(engine);
  *
  * Rules that hold for every function:
@@ -40,6 +40,13 @@
  *    tombstone (the 256 most recent), so a call on a destroyed engine fails with
  *    QM_FAILED_PRECONDITION instead of touching freed memory. Release builds do not check:
  *    a call on a destroyed engine is undefined behaviour there.
+ *  - Structs can grow without breaking compiled programs (docs/c-api.md §ABI rules). A struct the
+ *    caller fills or allocates starts with `unsigned int version`: initialize it with its
+ *    `QM_*_INIT` macro (or set `version` to its `QM_*_VERSION`); the library reads and writes only
+ *    the fields of that version and takes the defaults for fields added later. Version 0 (a
+ *    zeroed struct) and versions newer than the library are QM_INVALID_ARGUMENT. Arrays a
+ *    versioned struct points to have the layout of that version. Structs the library owns (events)
+ *    are handed out as arrays of pointers, so they may grow at the end.
  */
 #ifndef QM_C_QUARTERMASTER_H_
 #define QM_C_QUARTERMASTER_H_
@@ -63,8 +70,19 @@ extern "C" {
  *   2: anti-thrash: `qm_engine_create_with_config`, `qm_engine_next_timed_change`,
  *      `QM_EVENT_PREEMPTION_CYCLE` and `qm_engine_event_cycle_queues`, and the `preemptions` key
  *      of the workload and explain JSON. No struct changed size: a program built against
- *      version 1 runs unchanged on this library. */
-#define QM_C_API_VERSION 2
+ *      version 1 runs unchanged on this library.
+ *   3: the ABI rules (docs/c-api.md §ABI rules), SONAME libquartermaster_c.so.1: a `version` first
+ *      member and `QM_*_INIT` in every struct the caller fills; `qm_engine_events` hands out
+ *      pointers to events; `QM_NO_WORKLOAD` for "no preemptor"; `qm_workload` version 2
+ *      (`inactive`), `qm_cycle_summary` version 2 (`settled`), `qm_engine_run_until_settled`;
+ *      deactivate/activate, reclaimable pods, `qm_engine_assign_flavors_json`,
+ *      `qm_engine_preemption_targets_json`, `qm_engine_cohort_json` and `cohorts` in
+ *      `qm_engine_list_json`. Programs built against versions 1 and 2 must be rebuilt. */
+#define QM_C_API_VERSION 3
+
+/** A packed workload handle that names no workload (no valid handle has this value): the
+ * `preemptor` of an event without one. Since API version 3; handle 0 is a real workload's. */
+#define QM_NO_WORKLOAD UINT64_MAX
 
 /** Status codes: the canonical codes of absl::Status (same numbers). */
 typedef enum qm_status {
@@ -113,8 +131,11 @@ QM_C_EXPORT void qm_free(void* memory);
 
 /* ---- Engine ----------------------------------------------------------------------------------- */
 
-/** Engine configuration. Zero-initialized (or NULL) means Kueue's defaults. */
+/** Engine configuration. `QM_ENGINE_OPTIONS_INIT` (or a NULL pointer) means Kueue's defaults. */
+#define QM_ENGINE_OPTIONS_VERSION 1
+#define QM_ENGINE_OPTIONS_INIT {QM_ENGINE_OPTIONS_VERSION, 0, 0, NULL, 0}
 typedef struct qm_engine_options {
+  unsigned int version; /**< QM_ENGINE_OPTIONS_VERSION (the layout the caller was built with) */
   /** Kueue `fairSharing.enable`: 1 enables fair sharing with both preemption strategies. */
   int fair_sharing;
   /** 1: the status and preemption messages HyperPod's Kueue writes (MessageStyle::kLegacy). */
@@ -181,11 +202,15 @@ QM_C_EXPORT qm_status qm_engine_apply_yaml(qm_engine* engine, const char* text,
 /* ---- Objects from plain structs --------------------------------------------------------------- */
 
 /** Kueue ResourceFlavor (name only: nodeLabels and taints are read from YAML). */
+#define QM_RESOURCE_FLAVOR_VERSION 1
+#define QM_RESOURCE_FLAVOR_INIT {QM_RESOURCE_FLAVOR_VERSION, NULL}
 typedef struct qm_resource_flavor {
+  unsigned int version; /**< QM_RESOURCE_FLAVOR_VERSION */
   const char* name;
 } qm_resource_flavor;
 
-/** Quota of one resource in one flavor. */
+/** Quota of one resource in one flavor (an array element: its layout is that of the
+ * `qm_cluster_queue` version pointing to it). */
 typedef struct qm_resource_quota {
   const char* resource;
   int64_t nominal_quota;
@@ -195,7 +220,8 @@ typedef struct qm_resource_quota {
   int64_t lending_limit;
 } qm_resource_quota;
 
-/** One flavor of the resource group, its quotas listing the covered resources in order. */
+/** One flavor of the resource group, its quotas listing the covered resources in order (layout:
+ * that of the `qm_cluster_queue` version). */
 typedef struct qm_flavor_quotas {
   const char* flavor;
   const qm_resource_quota* resources;
@@ -216,7 +242,10 @@ typedef enum qm_reclaim_within_cohort {
 
 /** Kueue ClusterQueue with one resource group; it admits workloads from every namespace (an empty
  * namespaceSelector). Other fields (several groups, fungibility, ...) are read from YAML. */
+#define QM_CLUSTER_QUEUE_VERSION 1
+#define QM_CLUSTER_QUEUE_INIT {QM_CLUSTER_QUEUE_VERSION, NULL, NULL, NULL, 0, NULL, 0, 0, 0, 0}
 typedef struct qm_cluster_queue {
+  unsigned int version; /**< QM_CLUSTER_QUEUE_VERSION */
   const char* name;
   const char* cohort; /**< NULL or "" = standalone */
   const char* const* covered_resources;
@@ -232,25 +261,33 @@ typedef struct qm_cluster_queue {
 } qm_cluster_queue;
 
 /** Kueue LocalQueue. */
+#define QM_LOCAL_QUEUE_VERSION 1
+#define QM_LOCAL_QUEUE_INIT {QM_LOCAL_QUEUE_VERSION, NULL, NULL, NULL}
 typedef struct qm_local_queue {
+  unsigned int version; /**< QM_LOCAL_QUEUE_VERSION */
   const char* namespace_name; /**< NULL or "" = "default" */
   const char* name;
   const char* cluster_queue;
 } qm_local_queue;
 
 /** Kueue WorkloadPriorityClass. */
+#define QM_PRIORITY_CLASS_VERSION 1
+#define QM_PRIORITY_CLASS_INIT {QM_PRIORITY_CLASS_VERSION, NULL, 0}
 typedef struct qm_priority_class {
+  unsigned int version; /**< QM_PRIORITY_CLASS_VERSION */
   const char* name;
   int32_t value;
 } qm_priority_class;
 
-/** One request of a pod: `amount` of `resource` in its base unit. */
+/** One request of a pod: `amount` of `resource` in its base unit (layout: that of the
+ * `qm_workload` version). */
 typedef struct qm_resource_amount {
   const char* resource;
   int64_t amount;
 } qm_resource_amount;
 
-/** One pod set: `count` identical pods with the requests of one pod. */
+/** One pod set: `count` identical pods with the requests of one pod (layout: that of the
+ * `qm_workload` version). */
 typedef struct qm_pod_set {
   const char* name; /**< NULL or "" = "main" */
   int32_t count;
@@ -259,8 +296,13 @@ typedef struct qm_pod_set {
   size_t request_count;
 } qm_pod_set;
 
-/** Kueue Workload. */
+/** Kueue Workload.
+ *   version 1: the fields up to `pod_set_count`.
+ *   version 2 (API version 3): `inactive`; a version-1 caller gets 0 (active). */
+#define QM_WORKLOAD_VERSION 2
+#define QM_WORKLOAD_INIT {QM_WORKLOAD_VERSION, NULL, NULL, NULL, NULL, 0, 0, 0, NULL, 0, 0}
 typedef struct qm_workload {
+  unsigned int version; /**< QM_WORKLOAD_VERSION, or 1 for the layout without `inactive` */
   const char* namespace_name; /**< NULL or "" = "default" */
   const char* name;
   const char* queue_name; /**< the LocalQueue in its namespace */
@@ -271,6 +313,9 @@ typedef struct qm_workload {
   int64_t creation_time_unix_micros;
   const qm_pod_set* pod_sets;
   size_t pod_set_count;
+  /** Since version 2. 1: Kueue's `spec.active: false`: the workload is known but waits in no
+   * queue until `qm_engine_activate`. */
+  int inactive;
 } qm_workload;
 
 /** Creates or updates one object, validated as by `qm_engine_apply_yaml`. */
@@ -310,16 +355,45 @@ QM_C_EXPORT qm_status qm_engine_confirm_all_evicted(qm_engine* engine, int* coun
 QM_C_EXPORT qm_status qm_engine_delete_workload(qm_engine* engine, const char* namespace_name,
                                                 const char* name);
 QM_C_EXPORT qm_status qm_engine_delete_workload_h(qm_engine* engine, uint64_t handle);
+/** Kueue's `spec.active = false`: a pending workload leaves its queue (QM_EVENT_DEACTIVATED); one
+ * holding quota is evicted with reason "InactiveWorkload" (QM_EVENT_EVICTED) and is inactive once
+ * confirmed. Since API version 3. */
+QM_C_EXPORT qm_status qm_engine_deactivate(qm_engine* engine, const char* namespace_name,
+                                           const char* name);
+QM_C_EXPORT qm_status qm_engine_deactivate_h(qm_engine* engine, uint64_t handle);
+/** `spec.active = true`: an inactive workload goes back to its queue (QM_EVENT_ACTIVATED, reason
+ * "Reactivated"); a no-op for an active one. Since API version 3. */
+QM_C_EXPORT qm_status qm_engine_activate(qm_engine* engine, const char* namespace_name,
+                                         const char* name);
+QM_C_EXPORT qm_status qm_engine_activate_h(qm_engine* engine, uint64_t handle);
+/** Kueue's `status.reclaimablePods`: `count` pods of pod set `pod_set` (NULL or "" = "main") of a
+ * workload holding quota have finished and give their quota back while the rest run. `count` may
+ * only grow and is at most the pod set's admitted count (else QM_INVALID_ARGUMENT or
+ * QM_FAILED_PRECONDITION). The quota is free for the next cycle. Since API version 3. */
+QM_C_EXPORT qm_status qm_engine_set_reclaimable_pods(qm_engine* engine, const char* namespace_name,
+                                                     const char* name, const char* pod_set,
+                                                     int32_t count);
+QM_C_EXPORT qm_status qm_engine_set_reclaimable_pods_h(qm_engine* engine, uint64_t handle,
+                                                       const char* pod_set, int32_t count);
 
 /* ---- Scheduling and events -------------------------------------------------------------------- */
 
-/** What one call's cycles decided. */
+/** What one call's cycles decided; the caller allocates it, the library fills the fields of its
+ * `version`.
+ *   version 1: `cycle` to `pending`.
+ *   version 2 (API version 3): `settled`. */
+#define QM_CYCLE_SUMMARY_VERSION 2
+#define QM_CYCLE_SUMMARY_INIT {QM_CYCLE_SUMMARY_VERSION, 0, 0, 0, 0, 0, 0}
 typedef struct qm_cycle_summary {
+  unsigned int version; /**< QM_CYCLE_SUMMARY_VERSION, or 1 for the layout without `settled` */
   uint64_t cycle;   /**< number of the (last) cycle run; 1 for the first */
   int64_t cycles;   /**< cycles run by this call */
   int64_t admitted;
   int64_t preempted;
   int64_t pending;  /**< heads considered and not admitted (last cycle) */
+  /** Since version 2. 1: the last cycle changed nothing (admitted, evicted and parked nothing);
+   * 0 after `qm_engine_run_until_settled` means it stopped at `max_cycles` with work left. */
+  int settled;
 } qm_cycle_summary;
 
 /** Runs one scheduling cycle. `summary` may be NULL. Its events: `qm_engine_events`. */
@@ -327,6 +401,12 @@ QM_C_EXPORT qm_status qm_engine_schedule_cycle(qm_engine* engine, qm_cycle_summa
 /** Runs cycles until one changes nothing, at most `max_cycles` (> 0); `*cycles` (may be NULL)
  * receives how many ran. The events of all of them: `qm_engine_events`. */
 QM_C_EXPORT qm_status qm_engine_run_until_stable(qm_engine* engine, int max_cycles, int* cycles);
+/** `qm_engine_run_until_stable` that says whether the run settled: `summary` (required, its
+ * `version` set) receives the number of the last cycle, the cycles run, the admissions and
+ * preemptions summed over them, the last cycle's pending count and (version 2) `settled`, 0 when
+ * it stopped at `max_cycles` while cycles still changed something. Since API version 3. */
+QM_C_EXPORT qm_status qm_engine_run_until_settled(qm_engine* engine, int max_cycles,
+                                                  qm_cycle_summary* summary);
 
 typedef enum qm_event_kind {
   QM_EVENT_ADMITTED = 0,    /**< start the pods on the flavors of `pod_sets` */
@@ -357,38 +437,42 @@ typedef struct qm_flavor_choice {
   const char* flavor;
 } qm_flavor_choice;
 
-/** One pod set of an admission. */
+/** One pod set of an admission. Owned by the library, reached through a pointer: it may gain
+ * fields at its end in later API versions. */
 typedef struct qm_admitted_pod_set {
   uint32_t index; /**< position in the workload's pod sets */
   int32_t count;  /**< admitted pods (below the spec's count under partial admission) */
-  const qm_flavor_choice* flavors;
+  const qm_flavor_choice* const* flavors; /**< `flavor_count` pointers */
   size_t flavor_count;
 } qm_admitted_pod_set;
 
-/** One event (qm::Event). Every string is non-NULL ("" when absent). Its size is fixed by API
- * version 1: later versions add what an event carries through accessors (for a preemption cycle,
- * `qm_engine_event_cycle_queues`), so programs built against an older header index the array
- * correctly. */
+/** One event (qm::Event). Every string is non-NULL ("" when absent). Owned by the library and
+ * handed out as an array of pointers (`qm_engine_events`), never as an array of structs, so later
+ * API versions may add fields at its end: read a field added in version N only when
+ * `qm_api_version() >= N`. */
 typedef struct qm_event {
   uint64_t sequence; /**< strictly increasing over the engine's life */
   qm_event_kind kind;
   uint64_t workload;          /**< packed handle */
-  const char* workload_name;  /**< "namespace/name" */
+  const char* workload_name;  /**< "namespace/name" (also for QM_EVENT_DELETED) */
   const char* cluster_queue;
   int64_t time_unix_micros;
   const char* reason;             /**< Kueue's condition reason */
   const char* preemption_reason;  /**< PREEMPTED, PREEMPTION_CYCLE: InClusterQueue, ... */
-  uint64_t preemptor;  /**< PREEMPTED, PREEMPTION_CYCLE: packed handle of the preemptor, else 0 */
+  /** PREEMPTED, PREEMPTION_CYCLE: packed handle of the preemptor; else QM_NO_WORKLOAD. */
+  uint64_t preemptor;
   const char* preemptor_name;
   const char* message;
-  const qm_admitted_pod_set* pod_sets; /**< ADMITTED only */
+  const qm_admitted_pod_set* const* pod_sets; /**< ADMITTED only: `pod_set_count` pointers */
   size_t pod_set_count;
 } qm_event;
 
-/** The events of the engine's latest call that changed it, in order. The array and its strings
- * are owned by the engine and valid until the next call on the engine (any call but
+/** The events of the engine's latest call that changed it, in order: `*events` is an array of
+ * `*count` pointers (read `events[i]->kind`). The array, the events and their strings are owned by
+ * the engine and valid until the next call on the engine (any call but
  * `qm_engine_event_cycle_queues`). */
-QM_C_EXPORT qm_status qm_engine_events(qm_engine* engine, const qm_event** events, size_t* count);
+QM_C_EXPORT qm_status qm_engine_events(qm_engine* engine, const qm_event* const** events,
+                                       size_t* count);
 /** The ClusterQueues of event `index` of the array the latest `qm_engine_events` call returned, in
  * preemption order (each preempted in the next, the last in the first), for a
  * QM_EVENT_PREEMPTION_CYCLE event; `*count` 0 (`*names` NULL) for other kinds. The names belong
@@ -411,12 +495,57 @@ QM_C_EXPORT qm_status qm_engine_workload_json(qm_engine* engine, const char* nam
 /** One ClusterQueue: cohort, active, usage per (flavor, resource), pending/admitted workloads. */
 QM_C_EXPORT qm_status qm_engine_cluster_queue_json(qm_engine* engine, const char* name,
                                                    char** json);
-/** Every workload and ClusterQueue name: {"workloads": [...], "clusterQueues": [...]}. */
+/** Every workload, ClusterQueue and (since API version 3) cohort name: {"workloads": [...],
+ * "clusterQueues": [...], "cohorts": [...]}. */
 QM_C_EXPORT qm_status qm_engine_list_json(qm_engine* engine, char** json);
 /** Why a workload is where it is (what `qm explain -o json` prints; with a `preemptions` section
  * once it was preempted or preempted another). */
 QM_C_EXPORT qm_status qm_engine_explain_json(qm_engine* engine, const char* namespace_name,
                                              const char* name, char** json);
+
+/** One cohort (explicit or implicit): {"name", "parent" ("" at a root), "implicit" (no Cohort
+ * object, only named by queues or cohorts), "weightedShare"}. QM_NOT_FOUND for an unknown name.
+ * Since API version 3. */
+QM_C_EXPORT qm_status qm_engine_cohort_json(qm_engine* engine, const char* name, char** json);
+/** The flavors the next cycle would give a pending workload in `cluster_queue` (NULL or "" = its
+ * own ClusterQueue), with every flavor examined (docs/c-api.md §Flavor assignment JSON):
+ * {"mode": "Fit"|"Preempt"|"NoFit", "borrowing", "borrowLevel", "message", "podSets": [{"name",
+ * "count", "resources": [{"resource", "flavor", "mode", "borrowLevel"}], "usage"}],
+ * "attempts": [...]}. Since API version 3. */
+QM_C_EXPORT qm_status qm_engine_assign_flavors_json(qm_engine* engine, const char* namespace_name,
+                                                    const char* name, const char* cluster_queue,
+                                                    char** json);
+
+/** One (pod set, resource, flavor) choice of a `qm_preemption_query` (layout: that of the query's
+ * version). `mode`: 1 the resource needs room in that flavor (Preempt), 2 it fits (Fit). */
+typedef struct qm_requested_flavor {
+  const char* pod_set; /**< NULL or "" = "main" */
+  const char* resource;
+  const char* flavor;
+  int mode;
+} qm_requested_flavor;
+
+/** What `qm_engine_preemption_targets_json` asks: for a pending workload, in `cluster_queue`
+ * (NULL or "" = its own), with `flavors` (count 0: the flavors the next cycle would choose, as
+ * `qm_engine_assign_flavors_json` gives them). */
+#define QM_PREEMPTION_QUERY_VERSION 1
+#define QM_PREEMPTION_QUERY_INIT {QM_PREEMPTION_QUERY_VERSION, NULL, NULL, 0}
+typedef struct qm_preemption_query {
+  unsigned int version; /**< QM_PREEMPTION_QUERY_VERSION */
+  const char* cluster_queue;
+  const qm_requested_flavor* flavors;
+  size_t flavor_count;
+} qm_preemption_query;
+
+/** The workloads the next cycle would preempt to admit a pending workload with the flavors of
+ * `query` (may be NULL: its own ClusterQueue and chosen flavors), as a JSON array of {"victim":
+ * "namespace/name", "handle", "clusterQueue", "reason", "message"}; [] when preemption cannot make
+ * room. Since API version 3. */
+QM_C_EXPORT qm_status qm_engine_preemption_targets_json(qm_engine* engine,
+                                                        const char* namespace_name,
+                                                        const char* name,
+                                                        const qm_preemption_query* query,
+                                                        char** json);
 
 /* ---- Snapshots -------------------------------------------------------------------------------- */
 
@@ -429,7 +558,9 @@ QM_C_EXPORT qm_status qm_engine_restore(const char* data, size_t size, qm_engine
 
 /* ---- HyperPod task governance (docs/hyperpod.md) ---------------------------------------------- */
 
-/** One input document: its text and the name errors use (NULL: "<input N>"). */
+/** One input document: its text and the name errors use (NULL: "<input N>"). An array passed
+ * straight to a function, so its layout is frozen: it never grows (a new layout would come with new
+ * functions). */
 typedef struct qm_document {
   const char* name;
   const char* text;
@@ -447,7 +578,10 @@ QM_C_EXPORT qm_status qm_hyperpod_lint(const qm_document* documents, size_t coun
 
 /* ---- Simulator (docs/simulate.md) ------------------------------------------------------------- */
 
+#define QM_SIMULATE_OPTIONS_VERSION 1
+#define QM_SIMULATE_OPTIONS_INIT {QM_SIMULATE_OPTIONS_VERSION, 0, 0.0}
 typedef struct qm_simulate_options {
+  unsigned int version;       /**< QM_SIMULATE_OPTIONS_VERSION */
   int buckets;                /**< time-series resolution; 0 = 120 */
   double horizon_seconds;     /**< stop this long after the trace start; 0 = run to the end */
 } qm_simulate_options;

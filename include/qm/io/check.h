@@ -56,6 +56,10 @@ struct CheckOptions {
   bool verbose = false;
   /// Check the engine's invariants after every cycle and step (`ScenarioRunOptions`).
   bool check_invariants = false;
+  /// Where each loaded scenario's load-time notes go (a quota taken as unlimited, a skipped
+  /// object), one `note: <text>` line each, as `qm run` prints them; null drops them. Kept apart
+  /// from `out` so that the PASS/FAIL report stays parseable.
+  std::ostream* notes = nullptr;
 };
 
 struct CheckSummary {
