@@ -1889,7 +1889,7 @@ absl::StatusOr<Engine> Engine::Restore(std::string_view snapshot, const EngineCo
   // relate (a pending workload's `active`, queue membership, candidate sets...). A state that fails
   // it is not one the engine could have saved (found by fuzz/snapshot_fuzzer).
   if (absl::Status st = state->CheckInvariants(); !st.ok())
-    return absl::DataLossError(fmt::format("snapshot: inconsistent state: {}", st.message()));
+    return absl::DataLossError(fmt::format("snapshot: inconsistent state: {}", std::string(st.message())));
   return Engine(std::move(state));
 }
 
