@@ -408,6 +408,14 @@ absl::StatusOr<ClusterQueueId> QueueFor(const internal::EngineState& st, Workloa
   return cq;
 }
 
+// A refused nomination (stopped queue, missing namespace, selector mismatch) tries no flavor: every
+// resource NoFit, with the message the cycle would set.
+Assignment PreviewToApi(const internal::EngineState& st, WorkloadId id, const Scheduler::Preview& preview) {
+  Assignment out = st.ToApi(id, preview.assignment);
+  if (preview.refused) out.message = *preview.refused;
+  return out;
+}
+
 std::vector<Preemption> ToPreemptions(const ClusterState& s, WorkloadId preemptor, ClusterQueueId cq,
                                       const std::vector<PreemptionTarget>& targets) {
   std::vector<Preemption> out;
@@ -430,7 +438,7 @@ absl::StatusOr<Assignment> Engine::AssignFlavors(WorkloadHandle workload, std::s
   QM_ASSIGN_OR_RETURN(const ClusterQueueId cq, QueueFor(*state_, id, cluster_queue));
   Scheduler::Preview preview;
   state_->scheduler.PreviewNomination(id, cq, /*record_attempts=*/true, &preview);
-  return state_->ToApi(id, preview.assignment);
+  return PreviewToApi(*state_, id, preview);
 }
 absl::StatusOr<Assignment> Engine::AssignFlavors(std::string_view ns, std::string_view name,
                                                  std::string_view cluster_queue) const {
@@ -509,7 +517,7 @@ absl::StatusOr<WorkloadExplanation> Engine::Explain(WorkloadHandle workload) con
     if (cq.valid()) {
       Scheduler::Preview preview;
       state_->scheduler.PreviewNomination(id, cq, /*record_attempts=*/true, &preview);
-      ex.assignment = state_->ToApi(id, preview.assignment);
+      ex.assignment = PreviewToApi(*state_, id, preview);
       ex.would_preempt = ToPreemptions(s, id, cq, preview.targets);
     }
   }
