@@ -105,7 +105,7 @@ int main() {
       log.push_back(line);
     }
   };
-  engine.SetEventCallback(act);
+  if (!engine.SetEventCallback(act).ok()) return 1;
   auto settle = [&] {
     engine.RunUntilStable();
     while (!to_confirm.empty()) {

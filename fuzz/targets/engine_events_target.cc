@@ -7,7 +7,9 @@
 // submit (sizes, priority, name from a small set so names collide and come back), finish, evict,
 // deactivate, activate, confirm one or all, reclaimable pods, one cycle, run until stable, move the
 // clock, quota updates (shrinking below usage included), deletes and re-creates of workloads,
-// queues and flavors, invalid calls, and save + restore.
+// queues and flavors, invalid calls, and save + restore. Some inputs give the engine a clock (shape
+// bit 0x40), and an opcode arms a host fault (host_faults.h): the event callback, the submission
+// gate or the clock throws or calls back into the engine.
 //
 // Only the public API is used. After every call:
 // * a failed call changed nothing: the same `Save()` bytes, no events;
@@ -15,7 +17,8 @@
 // * every workload the host holds a handle for is still known, and holds an admission exactly
 //   when its state holds quota (nothing lost, no quota leaked).
 // Save + restore must give an engine whose `Save()` is byte-identical; a truncated snapshot must be
-// refused.
+// refused. After a host fault the engine is either as if the call failed (the checks above) or
+// poisoned: then only after a fault fired, and every later call is refused (the input ends there).
 #include <algorithm>
 #include <map>
 #include <memory>
@@ -25,6 +28,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "fuzz/targets/engine_checks.h"
+#include "fuzz/targets/host_faults.h"
 #include "fuzz/targets/targets.h"
 
 namespace qm::fuzz {
@@ -140,25 +144,65 @@ class EventFuzzer {
     for (int i = 0; i < queues; ++i) cluster_.queues.push_back(QueueFrom(in_, i, cluster_.flavors));
     EngineConfig config;
     config.fair_sharing.enabled = (shape & 0x08) != 0;
+    has_clock_ = (shape & 0x40) != 0;
+    InstallHostFunctions(config);
 #ifdef QM_FUZZ_HAVE_CHECK_INVARIANTS
     config.check_invariants = true;  // also between the cycles of RunUntilStable
 #endif
     absl::StatusOr<Engine> created = Engine::Create(config);
     QM_FUZZ_CHECK(created.ok(), created.status().ToString());
     engine_ = std::make_unique<Engine>(*std::move(created));
+    AttachEngine();
     const absl::Status applied = engine_->Apply(ClusterObjects(cluster_));
     QM_FUZZ_CHECK(applied.ok(), "the generated cluster is refused: ", applied.ToString());
     AfterCall("creating the cluster", applied);
 
-    for (int step = 0; !in_.done() && step < kMaxSteps; ++step) Step();
+    for (int step = 0; !in_.done() && step < kMaxSteps && !poisoned_; ++step) Step();
   }
 
  private:
+  // The host functions every engine of the run gets; harmless until a fault is armed.
+  void InstallHostFunctions(EngineConfig& config) {
+    if (has_clock_) config.clock = [this] { return faults_.Clock(); };
+    config.submission_gate = [this](std::string_view p, const WorkloadSpec& w) { return faults_.Gate(p, w); };
+  }
+  void AttachEngine() {
+    const absl::Status st = engine_->SetEventCallback([this](std::span<const Event> e) { faults_.Callback(e); });
+    QM_FUZZ_CHECK(st.ok(), "SetEventCallback: ", st.ToString());
+    faults_.Attach(engine_.get());
+  }
+
+  // True when the engine is poisoned, which only a fired host fault may cause; then every call
+  // must be refused and the queries answer nothing, and the run ends.
+  bool Poisoned(const std::string& what) {
+    const absl::StatusOr<std::string> saved = engine_->Save();
+    if (saved.ok() || saved.status().message().find("unusable") == std::string_view::npos) return false;
+    QM_FUZZ_CHECK(faults_.fired() > 0, "the engine was poisoned with no host fault after ", what, ": ",
+                  saved.status().ToString());
+    QM_FUZZ_CHECK(saved.status().code() == absl::StatusCode::kFailedPrecondition, saved.status().ToString());
+    WorkloadSpec w = NewWorkload();
+    QM_FUZZ_CHECK(engine_->Submit(w).status().code() == absl::StatusCode::kFailedPrecondition,
+                  "a poisoned engine took a Submit");
+    QM_FUZZ_CHECK(!engine_->ScheduleCycle().status.ok(), "a poisoned engine ran a cycle");
+    QM_FUZZ_CHECK(engine_->RunUntilStable(2) == 0, "a poisoned engine ran cycles");
+    QM_FUZZ_CHECK(engine_->Workloads().empty(), "a poisoned engine lists workloads");
+    QM_FUZZ_CHECK(!engine_->CheckInvariants().ok(), "a poisoned engine checks its invariants");
+    poisoned_ = true;
+    return true;
+  }
+
+  // Arms a host fault: which function, how it misbehaves, after how many runs.
+  void ArmFault() {
+    const uint8_t b = in_.U8();
+    faults_.Arm(static_cast<HostFaults::Where>(b % 3), static_cast<HostFaults::What>((b >> 2) % 3), (b >> 4) % 4);
+  }
+
   // Runs `call` (a mutating call returning a Status) with the contract checks around it.
   template <class F>
   void Mutate(const std::string& what, F&& call) {
     const std::string before = SaveOrDie(*engine_, absl::StrCat("before ", what));
     const absl::Status status = call();
+    if (Poisoned(what)) return;
     if (!status.ok()) {
       CheckRefusalChangedNothing(*engine_, before, status, what);
       return;
@@ -218,6 +262,7 @@ class EventFuzzer {
     const std::string what = absl::StrCat("Submit ", w.namespace_, "/", w.name);
     const std::string before = SaveOrDie(*engine_, what);
     absl::StatusOr<WorkloadHandle> handle = engine_->Submit(w);
+    if (Poisoned(what)) return;
     if (!handle.ok()) {
       CheckRefusalChangedNothing(*engine_, before, handle.status(), what);
       return;
@@ -326,6 +371,8 @@ class EventFuzzer {
 #ifdef QM_FUZZ_HAVE_CHECK_INVARIANTS
     host.check_invariants = true;
 #endif
+    InstallHostFunctions(host);
+    faults_.Attach(nullptr);  // the restored engine's clock must not call into the old engine
     absl::StatusOr<Engine> restored = Engine::Restore(saved, host);
     QM_FUZZ_CHECK(restored.ok(), "Restore of Save() failed: ", restored.status().ToString());
     QM_FUZZ_CHECK(SaveOrDie(*restored, "after restore") == saved,
@@ -334,6 +381,7 @@ class EventFuzzer {
     QM_FUZZ_CHECK(!Engine::Restore(std::string_view(saved).substr(0, cut)).ok(),
                   "a snapshot truncated to ", cut, " of ", saved.size(), " bytes was accepted");
     engine_ = std::make_unique<Engine>(*std::move(restored));
+    AttachEngine();
     AfterCall("save/restore", absl::OkStatus());
   }
 
@@ -387,6 +435,7 @@ class EventFuzzer {
       }
       case 8:
         engine_->ConfirmAllEvicted();
+        if (Poisoned("ConfirmAllEvicted")) return;
         AfterCall("ConfirmAllEvicted", absl::OkStatus());
         return;
       case 9: {
@@ -403,18 +452,29 @@ class EventFuzzer {
       case 11:
         {
           const absl::Status cycle = engine_->ScheduleCycle().status;
+          if (Poisoned("ScheduleCycle")) return;
           QM_FUZZ_CHECK(cycle.ok(), "ScheduleCycle: ", cycle.ToString());
         }
         AfterCall("ScheduleCycle", absl::OkStatus());
         return;
       case 12:
         engine_->RunUntilStable(kMaxCycles);
+        if (Poisoned("RunUntilStable")) return;
         AfterCall("RunUntilStable", absl::OkStatus());
         return;
       case 13: {
         const uint16_t seconds = in_.U16();
         // Mostly forward; a step backwards (bit 15) must be handled too (refused or accepted).
         const Duration by = Duration::Seconds(seconds & 0x7fff);
+        if (has_clock_) {  // the host's clock moves; SetNow must refuse to
+          faults_.Advance((seconds & 0x8000) ? Duration{-by.us} : by);
+          Mutate("SetNow with a clock", [&] {
+            const absl::Status st = engine_->SetNow(faults_.now());
+            QM_FUZZ_CHECK(!st.ok(), "SetNow accepted with an injected clock");
+            return st;
+          });
+          return;
+        }
         const Time to = (seconds & 0x8000) ? Time{engine_->Now().us - by.us} : engine_->Now() + by;
         Mutate("SetNow", [&] { return engine_->SetNow(to); });
         return;
@@ -426,11 +486,17 @@ class EventFuzzer {
       case 18:
         if (in_.Bit()) InvalidCall(); else UpdateWorkload();
         return;
-      default: SaveRestore(); return;
+      default:
+        // op 179, 199, 219, 239 (older inputs saved and restored there too).
+        if (op >= 160) ArmFault(); else SaveRestore();
+        return;
     }
   }
 
   ByteReader in_;
+  HostFaults faults_;
+  bool has_clock_ = false;
+  bool poisoned_ = false;
   Cluster cluster_;
   std::unique_ptr<Engine> engine_;
   std::vector<Known> known_;

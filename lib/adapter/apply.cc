@@ -162,10 +162,15 @@ absl::Status EngineState::Apply(std::span<const ObjectSpec> objects) {
                o);
   }
   Settle();
+  // A batch of workloads only (Submit) has changed nothing before its first workload: a clock that
+  // throws while that one is stamped rolls the call back (docs/engine.md, "Exceptions and re-entrancy").
+  bool changed = std::any_of(objects.begin(), objects.end(),
+                             [](const ObjectSpec& o) { return !std::holds_alternative<WorkloadSpec>(o); });
   bool any_workload = false;
   for (const ObjectSpec& o : objects) {
     if (const auto* w = std::get_if<WorkloadSpec>(&o)) {
-      ApplyWorkload(*w);
+      ApplyWorkload(*w, !changed);
+      changed = true;
       any_workload = true;
     }
   }

@@ -48,16 +48,32 @@ absl::StatusOr<Engine> Engine::Create(EngineConfig config) {
   return Engine(std::make_unique<internal::EngineState>(std::move(config)));
 }
 
-const EngineConfig& Engine::config() const { return state_->s.config; }
+const EngineConfig& Engine::config() const {
+  static const EngineConfig kMovedFrom;  // what a moved-from engine reports: the defaults
+  return state_ ? state_->s.config : kMovedFrom;
+}
+
+absl::Status Engine::Usable(const char* what) const {
+  if (!state_)
+    return absl::FailedPreconditionError(fmt::format("Engine::{}: the engine was moved from", what));
+  return state_->CheckUsable(what);
+}
+
+bool Engine::Readable() const { return state_ && state_->poisoned.empty(); }
+
+absl::Status Engine::Queryable(const char* what) const {
+  if (!state_)
+    return absl::FailedPreconditionError(fmt::format("Engine::{}: the engine was moved from", what));
+  return state_->poisoned.empty() ? absl::OkStatus() : state_->PoisonedStatus();
+}
 
 namespace {
 // Every workload of the batch must pass the gate before the batch is applied: Apply is one
 // transaction, so a refusal must leave the engine as it was.
-absl::Status CheckGate(const EngineConfig& config, std::string_view principal,
-                       std::span<const ObjectSpec> objects) {
-  if (!config.submission_gate) return absl::OkStatus();
+absl::Status CheckGate(internal::EngineState& st, std::string_view principal, std::span<const ObjectSpec> objects) {
+  if (!st.s.config.submission_gate) return absl::OkStatus();
   for (const ObjectSpec& o : objects) {
-    if (const auto* w = std::get_if<WorkloadSpec>(&o)) QM_RETURN_IF_ERROR(config.submission_gate(principal, *w));
+    if (const auto* w = std::get_if<WorkloadSpec>(&o)) QM_RETURN_IF_ERROR(st.RunGate(principal, *w));
   }
   return absl::OkStatus();
 }
@@ -81,14 +97,27 @@ absl::StatusOr<WorkloadId> Lookup(const internal::EngineState& st, WorkloadHandl
 }
 }  // namespace
 
-// Every call that can change the engine runs inside `Call`: refused from the event callback, its
-// events collected, then delivered once the work is complete.
+// Every call that can change the engine runs inside `Call`: refused when the engine is poisoned or
+// from inside a host function, its events collected, then delivered once the work is complete. An
+// exception in the work is a rollback when the code that saw it knows nothing changed yet
+// (`RolledBack`); any other leaves the state half changed, so it poisons the engine.
 template <class F>
 auto Engine::Call(const char* what, F&& work) -> decltype(work()) {
+  if (absl::Status st = Usable(what); !st.ok()) return st;
   if (absl::Status st = state_->BeginCall(what); !st.ok()) return st;
-  auto result = work();
+  decltype(work()) result = absl::UnknownError("not run");
+  try {
+    result = work();
+  } catch (internal::RolledBack& rolled_back) {
+    state_->events.clear();
+    return std::move(rolled_back.status);
+  } catch (...) {
+    state_->events.clear();
+    state_->Poison(what, internal::DescribeCurrentException());
+    return state_->PoisonedStatus();
+  }
   if (!result.ok()) state_->events.clear();  // a failed call changed nothing
-  state_->Deliver();
+  QM_RETURN_IF_ERROR(state_->Deliver(what));
   return result;
 }
 
@@ -96,11 +125,15 @@ absl::Status Engine::Apply(std::span<const ObjectSpec> objects) { return ApplyAs
 absl::Status Engine::Apply(const ObjectSpec& object) { return ApplyAs({}, std::span<const ObjectSpec>(&object, 1)); }
 absl::Status Engine::ApplyAs(std::string_view principal, std::span<const ObjectSpec> objects) {
   return Call("Apply", [&]() -> absl::Status {
-    QM_RETURN_IF_ERROR(CheckGate(config(), principal, objects));
+    QM_RETURN_IF_ERROR(CheckGate(*state_, principal, objects));
     return state_->Apply(objects);
   });
 }
-void Engine::SetSubmissionGate(SubmissionGate gate) { state_->s.config.submission_gate = std::move(gate); }
+absl::Status Engine::SetSubmissionGate(SubmissionGate gate) {
+  QM_RETURN_IF_ERROR(Usable("SetSubmissionGate"));
+  state_->s.config.submission_gate = std::move(gate);
+  return absl::OkStatus();
+}
 absl::Status Engine::Delete(const ObjectRef& ref) {
   return Call("Delete", [&] { return state_->Delete(ref); });
 }
@@ -120,7 +153,7 @@ absl::StatusOr<WorkloadHandle> Engine::SubmitAs(std::string_view principal, cons
     const std::string_view ns = internal::NamespaceOf(spec.namespace_);
     if (FindWorkload(ns, spec.name).valid())
       return absl::AlreadyExistsError(fmt::format("{}: already exists", ObjectLabel("Workload", ns, spec.name)));
-    if (config().submission_gate) QM_RETURN_IF_ERROR(config().submission_gate(principal, spec));
+    if (config().submission_gate) QM_RETURN_IF_ERROR(state_->RunGate(principal, spec));
     ObjectSpec object = spec;
     if (auto st = state_->Apply(std::span<const ObjectSpec>(&object, 1)); !st.ok()) return st;
     return FindWorkload(ns, spec.name);
@@ -176,22 +209,41 @@ absl::Status Engine::SetReclaimablePods(std::string_view ns, std::string_view na
 }
 
 int Engine::ConfirmAllEvicted() {
+  if (!Usable("ConfirmAllEvicted").ok()) return 0;
   absl::StatusOr<int> n = Call("ConfirmAllEvicted", [&]() -> absl::StatusOr<int> { return state_->ConfirmAllEvicted(); });
   return n.ok() ? *n : 0;
 }
 
 const CycleResult& Engine::ScheduleCycle() {
   static_assert(std::is_same_v<decltype(state_->scheduler.result()), const CycleResult&>);
-  if (absl::Status st = state_->BeginCall("ScheduleCycle"); !st.ok()) {
+  if (absl::Status st = Usable("ScheduleCycle"); !st.ok()) {
+    if (!state_) {
+      // A moved-from engine has nowhere to keep a result: one constant answer serves them all.
+      static const CycleResult kMovedFrom = [] {
+        CycleResult r;
+        r.status = absl::FailedPreconditionError("Engine::ScheduleCycle: the engine was moved from");
+        return r;
+      }();
+      return kMovedFrom;
+    }
     state_->refused.status = std::move(st);
     return state_->refused;
   }
-  state_->scheduler.Cycle();
+  state_->BeginCall("ScheduleCycle").IgnoreError();  // cannot fail: Usable checked the same
+  try {
+    state_->scheduler.Cycle();
+  } catch (...) {
+    // A clock that throws (or memory running out) mid-cycle: the cycle's changes are half made.
+    state_->Poison("ScheduleCycle", internal::DescribeCurrentException());
+    state_->refused.status = state_->PoisonedStatus();
+    return state_->refused;
+  }
   if (config().check_invariants) {
     if (absl::Status st = CheckInvariants(); !st.ok()) state_->scheduler.FailCycle(std::move(st));
   }
   state_->events_in_cycle = true;
-  state_->Deliver();
+  // The cycle's decisions stand; a callback that threw is reported in the result's status.
+  if (absl::Status st = state_->Deliver("ScheduleCycle"); !st.ok()) state_->scheduler.FailCycle(std::move(st));
   return state_->scheduler.result();
 }
 
@@ -199,62 +251,87 @@ int Engine::RunUntilStable(int max_cycles) { return RunUntilSettled(max_cycles).
 
 StableRun Engine::RunUntilSettled(int max_cycles) {
   StableRun run;
-  if (!state_->BeginCall("RunUntilStable").ok()) return run;
-  while (run.cycles < max_cycles) {
-    const CycleResult& r = state_->scheduler.Cycle();
-    ++run.cycles;
-    run.last_cycle = r.cycle;
-    run.admitted += r.admitted;
-    run.preempted += r.preempted;
-    run.pending = r.pending;
-    run.settled = r.settled();
-    state_->events.insert(state_->events.end(), r.events.begin(), r.events.end());
-    if (config().check_invariants && !CheckInvariants().ok()) {
-      run.settled = false;  // stopped early: the state is suspect, not stable
-      break;  // the host asks CheckInvariants why
+  if (!Usable("RunUntilStable").ok()) return run;
+  state_->BeginCall("RunUntilStable").IgnoreError();  // cannot fail: Usable checked the same
+  try {
+    while (run.cycles < max_cycles) {
+      const CycleResult& r = state_->scheduler.Cycle();
+      ++run.cycles;
+      run.last_cycle = r.cycle;
+      run.admitted += r.admitted;
+      run.preempted += r.preempted;
+      run.pending = r.pending;
+      run.settled = r.settled();
+      state_->events.insert(state_->events.end(), r.events.begin(), r.events.end());
+      if (config().check_invariants && !CheckInvariants().ok()) {
+        run.settled = false;  // stopped early: the state is suspect, not stable
+        break;  // the host asks CheckInvariants why
+      }
+      if (run.settled) break;
     }
-    if (run.settled) break;
+  } catch (...) {
+    state_->events.clear();
+    state_->Poison("RunUntilStable", internal::DescribeCurrentException());
+    run.settled = false;
+    return run;
   }
-  state_->Deliver();
+  state_->Deliver("RunUntilStable").IgnoreError();  // poisons the engine when the callback threw
   return run;
 }
 
-std::span<const Event> Engine::LastEvents() const { return state_->LastEvents(); }
+std::span<const Event> Engine::LastEvents() const {
+  return state_ ? state_->LastEvents() : std::span<const Event>();
+}
 
-void Engine::SetEventCallback(EventCallback callback) { state_->callback = std::move(callback); }
+// Replacing the callback from inside it would destroy the function that is running.
+absl::Status Engine::SetEventCallback(EventCallback callback) {
+  QM_RETURN_IF_ERROR(Usable("SetEventCallback"));
+  state_->callback = std::move(callback);
+  return absl::OkStatus();
+}
 
-Time Engine::Now() const { return state_->s.Now(); }
+Time Engine::Now() const { return Readable() ? state_->s.Now() : Time(); }
 
 absl::Status Engine::SetNow(Time now) {
+  QM_RETURN_IF_ERROR(Usable("SetNow"));
   if (state_->s.config.clock)
     return absl::FailedPreconditionError("the engine was given a clock; SetNow moves only the manual clock");
   state_->s.manual_now = now;
   return absl::OkStatus();
 }
 
-std::optional<Time> Engine::NextTimedChange() const { return NextTimer(state_->s); }
+std::optional<Time> Engine::NextTimedChange() const {
+  return Readable() ? NextTimer(state_->s) : std::nullopt;
+}
 
+// The queries below answer nothing (empty, or FailedPrecondition) on a moved-from or poisoned
+// engine: a poisoned state may be half changed, and reading it could mislead or crash.
 WorkloadHandle Engine::FindWorkload(std::string_view ns, std::string_view name) const {
+  if (!Readable()) return WorkloadHandle();
   auto id = Lookup(*state_, ns, name);
   return id.ok() ? state_->s.Handle(*id) : WorkloadHandle();
 }
 
 absl::StatusOr<WorkloadStatus> Engine::GetWorkload(std::string_view ns, std::string_view name) const {
+  QM_RETURN_IF_ERROR(Queryable("GetWorkload"));
   QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, ns, name));
   return state_->Status(id);
 }
 
 absl::StatusOr<WorkloadStatus> Engine::GetWorkload(WorkloadHandle workload) const {
+  QM_RETURN_IF_ERROR(Queryable("GetWorkload"));
   QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, workload));
   return state_->Status(id);
 }
 
 std::string Engine::WorkloadName(WorkloadHandle workload) const {
+  if (!Readable()) return std::string();
   const WorkloadId id = state_->s.Resolve(workload);
   return id.valid() ? state_->s.WorkloadName(id) : std::string();
 }
 
 std::vector<WorkloadHandle> Engine::Workloads() const {
+  if (!Readable()) return {};
   std::vector<WorkloadId> ids;
   const ClusterState& s = state_->s;
   for (uint32_t i = 0; i < s.workloads.size(); ++i)
@@ -273,6 +350,7 @@ std::vector<WorkloadHandle> Engine::Workloads() const {
 }
 
 absl::StatusOr<ClusterQueueStatus> Engine::GetClusterQueue(std::string_view name) const {
+  QM_RETURN_IF_ERROR(Queryable("GetClusterQueue"));
   const ClusterQueueId id = state_->s.cq_names.Find(name);
   if (!id.valid() || !state_->s.cq(id).exists)
     return absl::NotFoundError(fmt::format("{}: not found", ObjectLabel("ClusterQueue", "", name)));
@@ -280,22 +358,27 @@ absl::StatusOr<ClusterQueueStatus> Engine::GetClusterQueue(std::string_view name
 }
 
 std::string Engine::ClusterQueueName(ClusterQueueId id) const {
+  if (!Readable()) return std::string();
   return id.valid() && id.value < state_->s.cqs.size() ? state_->s.cq(id).name : std::string();
 }
 std::string Engine::ResourceName(ResourceId id) const {
+  if (!Readable()) return std::string();
   return id.valid() && id.value < state_->s.catalog.resource_count() ? state_->s.ResourceName(id) : std::string();
 }
 std::string Engine::FlavorName(FlavorId id) const {
+  if (!Readable()) return std::string();
   return id.valid() && id.value < state_->s.catalog.flavor_count() ? state_->s.FlavorName(id) : std::string();
 }
 
 std::vector<std::string> Engine::ClusterQueues() const {
   std::vector<std::string> out;
+  if (!Readable()) return out;
   for (ClusterQueueId id : state_->s.cqs_by_name) out.push_back(state_->s.cq(id).name);
   return out;
 }
 
 absl::StatusOr<CohortStatus> Engine::GetCohort(std::string_view name) const {
+  QM_RETURN_IF_ERROR(Queryable("GetCohort"));
   const ClusterState& s = state_->s;
   const CohortId id = s.cohort_names.Find(name);
   if (!id.valid() || (!s.cohorts[id.value].exists && s.cohorts[id.value].refs == 0))
@@ -312,6 +395,7 @@ absl::StatusOr<CohortStatus> Engine::GetCohort(std::string_view name) const {
 
 std::vector<std::string> Engine::Cohorts() const {
   std::vector<std::string> out;
+  if (!Readable()) return out;
   for (const CohortState& c : state_->s.cohorts)
     if (c.exists || c.refs > 0) out.push_back(c.name);
   std::sort(out.begin(), out.end());
@@ -335,6 +419,14 @@ absl::StatusOr<ClusterQueueId> QueueFor(const internal::EngineState& st, Workloa
   return cq;
 }
 
+// A refused nomination (stopped queue, missing namespace, selector mismatch) tries no flavor: every
+// resource NoFit, with the message the cycle would set.
+Assignment PreviewToApi(const internal::EngineState& st, WorkloadId id, const Scheduler::Preview& preview) {
+  Assignment out = st.ToApi(id, preview.assignment);
+  if (preview.refused) out.message = *preview.refused;
+  return out;
+}
+
 std::vector<Preemption> ToPreemptions(const ClusterState& s, WorkloadId preemptor, ClusterQueueId cq,
                                       const std::vector<PreemptionTarget>& targets) {
   std::vector<Preemption> out;
@@ -348,6 +440,7 @@ std::vector<Preemption> ToPreemptions(const ClusterState& s, WorkloadId preempto
 // The queries below run the solver on the live state: every simulation undoes itself exactly
 // (integer usage added and removed again) and nothing is recorded, so they are const in effect.
 absl::StatusOr<Assignment> Engine::AssignFlavors(WorkloadHandle workload, std::string_view cluster_queue) const {
+  QM_RETURN_IF_ERROR(Queryable("AssignFlavors"));
   QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, workload));
   if (state_->s.wl(id).admission)
     return absl::FailedPreconditionError(
@@ -356,10 +449,11 @@ absl::StatusOr<Assignment> Engine::AssignFlavors(WorkloadHandle workload, std::s
   QM_ASSIGN_OR_RETURN(const ClusterQueueId cq, QueueFor(*state_, id, cluster_queue));
   Scheduler::Preview preview;
   state_->scheduler.PreviewNomination(id, cq, /*record_attempts=*/true, &preview);
-  return state_->ToApi(id, preview.assignment);
+  return PreviewToApi(*state_, id, preview);
 }
 absl::StatusOr<Assignment> Engine::AssignFlavors(std::string_view ns, std::string_view name,
                                                  std::string_view cluster_queue) const {
+  QM_RETURN_IF_ERROR(Queryable("AssignFlavors"));
   QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, ns, name));
   return AssignFlavors(state_->s.Handle(id), cluster_queue);
 }
@@ -367,6 +461,7 @@ absl::StatusOr<Assignment> Engine::AssignFlavors(std::string_view ns, std::strin
 absl::StatusOr<std::vector<Preemption>> Engine::PreemptionTargets(WorkloadHandle workload,
                                                                   std::string_view cluster_queue,
                                                                   std::span<const RequestedFlavor> assignment) const {
+  QM_RETURN_IF_ERROR(Queryable("PreemptionTargets"));
   QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, workload));
   QM_ASSIGN_OR_RETURN(const ClusterQueueId cq, QueueFor(*state_, id, cluster_queue));
   const ClusterState& s = state_->s;
@@ -412,11 +507,13 @@ absl::StatusOr<std::vector<Preemption>> Engine::PreemptionTargets(WorkloadHandle
 absl::StatusOr<std::vector<Preemption>> Engine::PreemptionTargets(std::string_view ns, std::string_view name,
                                                                   std::string_view cluster_queue,
                                                                   std::span<const RequestedFlavor> assignment) const {
+  QM_RETURN_IF_ERROR(Queryable("PreemptionTargets"));
   QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, ns, name));
   return PreemptionTargets(state_->s.Handle(id), cluster_queue, assignment);
 }
 
 absl::StatusOr<WorkloadExplanation> Engine::Explain(WorkloadHandle workload) const {
+  QM_RETURN_IF_ERROR(Queryable("Explain"));
   QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, workload));
   const ClusterState& s = state_->s;
   WorkloadExplanation ex;
@@ -431,13 +528,14 @@ absl::StatusOr<WorkloadExplanation> Engine::Explain(WorkloadHandle workload) con
     if (cq.valid()) {
       Scheduler::Preview preview;
       state_->scheduler.PreviewNomination(id, cq, /*record_attempts=*/true, &preview);
-      ex.assignment = state_->ToApi(id, preview.assignment);
+      ex.assignment = PreviewToApi(*state_, id, preview);
       ex.would_preempt = ToPreemptions(s, id, cq, preview.targets);
     }
   }
   return ex;
 }
 absl::StatusOr<WorkloadExplanation> Engine::Explain(std::string_view ns, std::string_view name) const {
+  QM_RETURN_IF_ERROR(Queryable("Explain"));
   QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, ns, name));
   return Explain(state_->s.Handle(id));
 }

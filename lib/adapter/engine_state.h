@@ -3,6 +3,7 @@
 #define QM_LIB_ADAPTER_ENGINE_STATE_H_
 
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -11,11 +12,17 @@
 #include "absl/container/btree_set.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "adapter/host_calls.h"
+#include "fmt/format.h"
 #include "qm/adapter/engine.h"
+#include "qm/model/validate.h"
 #include "qm/solver/scheduler.h"
 #include "qm/state/cluster_state.h"
 
 namespace qm::internal {
+
+/// The namespace a spec names ("default" when empty).
+inline std::string_view NamespaceOf(const std::string& ns) { return ns.empty() ? std::string_view("default") : ns; }
 
 class EngineState {
  public:
@@ -30,15 +37,36 @@ class EngineState {
   /// True when the latest call was a single cycle: its events are the scheduler's result's (no copy).
   bool events_in_cycle = false;
   Engine::EventCallback callback;
-  bool in_callback = false;
   /// What `ScheduleCycle` returns when it is refused (its `status` says why).
   CycleResult refused;
+  /// Empty while the engine is usable. Once an exception left a call half done (a host function
+  /// threw after the call changed something, or the engine ran out of memory mid-change), what it
+  /// was: every later call fails with `PoisonedStatus()` instead of working on a broken state.
+  std::string poisoned;
 
-  /// Starts a call that may change the engine: FailedPrecondition from inside the callback.
+  /// Refuses the engine for good after an exception in `what`; the first cause is kept.
+  void Poison(const char* what, const std::string& exception) {
+    if (poisoned.empty()) poisoned = fmt::format("Engine::{}: {}", what, exception);
+  }
+  absl::Status PoisonedStatus() const {
+    return absl::FailedPreconditionError(fmt::format(
+        "the engine is unusable: {} (host functions must not throw; docs/engine.md, \"Exceptions and "
+        "re-entrancy\"); restore a snapshot into a new engine",
+        poisoned));
+  }
+  /// Why no call may run now (poisoned, or a host function is running), or OK.
+  absl::Status CheckUsable(const char* what) const {
+    if (!poisoned.empty()) return PoisonedStatus();
+    if (s.host_running != nullptr)
+      return absl::FailedPreconditionError(fmt::format(
+          "Engine::{} called from the {}; only const queries may be called there", what, s.host_running));
+    return absl::OkStatus();
+  }
+
+  /// Starts a call that may change the engine: FailedPrecondition when poisoned or from inside a
+  /// host function (the event callback, the submission gate, the clock).
   absl::Status BeginCall(const char* what) {
-    if (in_callback)
-      return absl::FailedPreconditionError(std::string("Engine::") + what +
-                                           " called from the event callback; only const queries may be called there");
+    if (absl::Status st = CheckUsable(what); !st.ok()) return st;
     events.clear();
     events_in_cycle = false;
     return absl::OkStatus();
@@ -46,13 +74,32 @@ class EngineState {
   std::span<const Event> LastEvents() const {
     return events_in_cycle ? std::span<const Event>(scheduler.result().events) : std::span<const Event>(events);
   }
-  /// Ends a call: hands its events to the callback (after the call's work is complete).
-  void Deliver() {
+  /// Ends a call: hands its events to the callback (after the call's work is complete). The call's
+  /// work stands; a callback that throws leaves the host unsure which events it handled, so the
+  /// engine is poisoned (the status says so).
+  absl::Status Deliver(const char* what) {
     const std::span<const Event> out = LastEvents();
-    if (!callback || out.empty()) return;
-    in_callback = true;
-    callback(out);
-    in_callback = false;
+    if (!callback || out.empty()) return absl::OkStatus();
+    try {
+      HostScope scope(s.host_running, "event callback");
+      callback(out);
+    } catch (...) {
+      Poison(what, "the event callback threw " + DescribeCurrentException());
+      return PoisonedStatus();
+    }
+    return absl::OkStatus();
+  }
+  /// Runs the submission gate on `spec`. It runs before the call changes anything, so a gate that
+  /// throws only fails the call.
+  absl::Status RunGate(std::string_view principal, const WorkloadSpec& spec) {
+    try {
+      HostScope scope(s.host_running, "submission gate");
+      return s.config.submission_gate(principal, spec);
+    } catch (...) {
+      return absl::FailedPreconditionError(
+          fmt::format("{}: the submission gate threw {}; nothing changed",
+                      ObjectLabel("Workload", NamespaceOf(spec.namespace_), spec.name), DescribeCurrentException()));
+    }
   }
 
   // ---- Objects (apply.cc) ---------------------------------------------------------------------
@@ -63,7 +110,16 @@ class EngineState {
   /// Validates a workload against the current state (and, for references, the batch being applied).
   absl::Status CheckWorkload(const WorkloadSpec& spec, std::span<const ObjectSpec> batch) const;
   /// Creates or updates a workload already validated by CheckWorkload.
-  WorkloadId ApplyWorkload(const WorkloadSpec& spec);
+  /// `first_change`: nothing changed yet in this call, so a clock that throws before the workload
+  /// is touched rolls the call back (`RolledBack`) instead of poisoning the engine.
+  WorkloadId ApplyWorkload(const WorkloadSpec& spec, bool first_change);
+  /// A new workload's timestamps: created, quota reserved, evicted (the clock where the spec has none).
+  struct StampTimes {
+    Time creation;
+    Time reserved;
+    std::optional<Time> evicted;
+  };
+  StampTimes ReadStampTimes(const WorkloadSpec& spec) const;
   absl::Status Finish(WorkloadId id);
   absl::Status ConfirmEvicted(WorkloadId id);
   int ConfirmAllEvicted();
@@ -137,9 +193,6 @@ class EngineState {
   absl::btree_set<uint32_t> active_dirty_;    // ClusterQueueIds whose active state may change
   bool retry_unqueued_ = false;
 };
-
-/// The namespace a spec names ("default" when empty).
-inline std::string_view NamespaceOf(const std::string& ns) { return ns.empty() ? std::string_view("default") : ns; }
 
 }  // namespace qm::internal
 

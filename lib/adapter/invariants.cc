@@ -470,6 +470,9 @@ EngineState& EngineStateForTesting(Engine& engine) { return *engine.state_; }
 
 }  // namespace internal
 
-absl::Status Engine::CheckInvariants() const { return state_->CheckInvariants(); }
+absl::Status Engine::CheckInvariants() const {
+  QM_RETURN_IF_ERROR(Queryable("CheckInvariants"));
+  return state_->CheckInvariants();
+}
 
 }  // namespace qm

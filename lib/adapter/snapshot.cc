@@ -37,7 +37,8 @@ namespace {
 static_assert(sizeof(EngineConfig) == 256, "EngineConfig changed: update lib/adapter/snapshot.cc");
 // 1416 since workloads live in a RecordStore (chunks, not one array): same records saved.
 // 1584 since format 2: the config's `anti_thrash` (96) and `thrash` (72), saved in THRS.
-static_assert(sizeof(ClusterState) == 1584, "ClusterState changed: update lib/adapter/snapshot.cc");
+// 1592: `host_running` (8), not state: null between calls, never saved.
+static_assert(sizeof(ClusterState) == 1592, "ClusterState changed: update lib/adapter/snapshot.cc");
 // 680 since the pending queues are grouped by equivalence class: the grouping is derived from the
 // records on restore, nothing new is saved.
 static_assert(sizeof(ClusterQueueState) == 680, "ClusterQueueState changed: update lib/adapter/snapshot.cc");
@@ -1839,6 +1840,7 @@ absl::Status ReadState(std::string_view payload, size_t base, const EngineConfig
 
 absl::StatusOr<std::string> Engine::Save() const {
   namespace sn = internal::snapshot;
+  QM_RETURN_IF_ERROR(Queryable("Save"));
   const ClusterState& s = state_->s;
   if (!s.excluded_candidates.empty())
     return absl::FailedPreconditionError("Engine::Save: called in the middle of a scheduling cycle");

@@ -236,10 +236,34 @@ absl::Status EngineState::CheckWorkload(const WorkloadSpec& spec, std::span<cons
 
 // ---- Submission and update ---------------------------------------------------------------------
 
-WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec) {
+EngineState::StampTimes EngineState::ReadStampTimes(const WorkloadSpec& spec) const {
+  StampTimes t;
+  t.creation = spec.creation_time.value_or(s.Now());
+  if (!spec.admission.has_value()) return t;
+  const ConditionSpec* reserved = TrueCondition(spec, "QuotaReserved");
+  t.reserved = reserved != nullptr && reserved->last_transition_time ? *reserved->last_transition_time : s.Now();
+  if (const ConditionSpec* ev = TrueCondition(spec, "Evicted")) t.evicted = ev->last_transition_time.value_or(s.Now());
+  return t;
+}
+
+WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec, bool first_change) {
+  const NamespaceId existing_ns = s.namespaces_names.Find(NamespaceOf(spec.namespace_));
+  const bool update = existing_ns.valid() && s.FindWorkload(existing_ns, spec.name).valid();
+  // A new workload's timestamps are read before anything changes, in the order they were always
+  // read: a clock that throws then leaves no half-made record behind.
+  StampTimes times;
+  if (!update) {
+    try {
+      times = ReadStampTimes(spec);
+    } catch (...) {
+      if (!first_change) throw;
+      throw RolledBack{absl::FailedPreconditionError(
+          fmt::format("{}: the clock threw {}; nothing changed",
+                      ObjectLabel("Workload", NamespaceOf(spec.namespace_), spec.name), DescribeCurrentException()))};
+    }
+  }
   const NamespaceId ns = InternNamespace(NamespaceOf(spec.namespace_));
   WorkloadId id = s.FindWorkload(ns, spec.name);
-  const bool update = id.valid();
 
   // Build the shape first (interning resources).
   WorkloadShape shape;
@@ -340,7 +364,7 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec) {
   w.shape = InternShape(std::move(shape));
   w.priority = ResolvePriority(spec);
   w.active = spec.active;
-  w.creation_time = spec.creation_time.value_or(s.Now());
+  w.creation_time = times.creation;
   w.seq = s.next_seq++;
   // Queue-order timestamp (docs/semantics.md §3.3).
   w.queue_time = w.creation_time;
@@ -392,11 +416,10 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec) {
       std::sort(out.flavors.begin(), out.flavors.end());
       std::sort(out.usage.begin(), out.usage.end());
     }
-    const ConditionSpec* reserved = TrueCondition(spec, "QuotaReserved");
-    a->reserved_at = reserved != nullptr && reserved->last_transition_time ? *reserved->last_transition_time : s.Now();
-    if (const ConditionSpec* ev = TrueCondition(spec, "Evicted")) {
+    a->reserved_at = times.reserved;
+    if (times.evicted) {
       a->evicted = true;
-      a->evicted_at = ev->last_transition_time.value_or(s.Now());
+      a->evicted_at = *times.evicted;
     }
     w.admission = std::move(a);
     AccountAdmission(s, id);

@@ -31,6 +31,9 @@ struct qm_engine {
   std::atomic<bool> busy{false};
   std::unique_ptr<qm::Engine> engine;  // null once destroyed
   std::string last_error;
+  // Empty while usable. An exception out of a call may have left the engine half changed (the
+  // header promises "on an error nothing changed"), so the handle refuses every later call: why.
+  std::string poisoned;
   // Storage of the `qm_event` view `qm_engine_events` hands out; rebuilt by each such call. A deque
   // keeps the strings' addresses stable as it grows.
   std::deque<std::string> event_strings;
@@ -116,20 +119,30 @@ qm_status RunOnEngine(qm_engine* handle, F&& work) noexcept {
                    "calls with a lock)");
     return QM_FAILED_PRECONDITION;
   }
+  if (!handle->poisoned.empty()) {
+    handle->last_error = "engine is unusable: an earlier call failed with " + handle->poisoned +
+                         " and may have left it half changed; destroy it (a snapshot saved before "
+                         "then can be restored)";
+    handle->busy.store(false, std::memory_order_release);
+    return QM_FAILED_PRECONDITION;
+  }
   qm_status code = QM_OK;
+  // After an exception nothing says the call left the engine as it was: poison the handle.
+  const auto poison = [&](std::string what, qm_status failed) noexcept {
+    handle->poisoned = what;
+    handle->last_error = std::move(what) + "; the engine is unusable from now on (destroy it)";
+    code = failed;
+  };
   try {
     absl::Status status = work(*handle->engine, *handle);
     handle->last_error = status.ok() ? std::string() : std::string(status.message());
     code = ToCode(status);
   } catch (const std::bad_alloc&) {
-    handle->last_error = "out of memory";
-    code = QM_RESOURCE_EXHAUSTED;
+    poison("out of memory", QM_RESOURCE_EXHAUSTED);
   } catch (const std::exception& e) {
-    handle->last_error = std::string("internal error: ") + e.what();
-    code = QM_INTERNAL;
+    poison(std::string("internal error: ") + e.what(), QM_INTERNAL);
   } catch (...) {
-    handle->last_error = "internal error: unknown exception";
-    code = QM_INTERNAL;
+    poison("internal error: unknown exception", QM_INTERNAL);
   }
   handle->busy.store(false, std::memory_order_release);
   return code;

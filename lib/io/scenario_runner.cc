@@ -80,7 +80,7 @@ absl::Status Schedule(const ScenarioConfig& config, const ScheduleStep& step, En
 // recorded and the rest go on; any other engine error stops the scenario. The gate is asked before
 // `ApplyAs` (which asks it again) because both kinds of failure are InvalidArgument statuses.
 absl::Status Submit(const SubmitStep& step, Engine& engine, StepResult* r) {
-  engine.SetSubmissionGate(step.gate);
+  QM_RETURN_IF_ERROR(engine.SetSubmissionGate(step.gate));
   absl::Status status;
   for (const ManifestObject& o : step.objects) {
     const auto& w = std::get<WorkloadSpec>(o.spec);
@@ -97,7 +97,8 @@ absl::Status Submit(const SubmitStep& step, Engine& engine, StepResult* r) {
       break;
     }
   }
-  engine.SetSubmissionGate(nullptr);  // `apply` steps were checked when the file was read
+  // `apply` steps were checked when the file was read.
+  if (absl::Status st = engine.SetSubmissionGate(nullptr); !st.ok() && status.ok()) status = st;
   return status;
 }
 

@@ -156,11 +156,11 @@ TEST_CASE("Event callback: called once per call, after the call completed", "[ad
   Engine e = OneQueue();
   std::vector<std::vector<std::string>> calls;
   std::vector<WorkloadState> state_seen;
-  e.SetEventCallback([&](std::span<const Event> events) {
+  REQUIRE(e.SetEventCallback([&](std::span<const Event> events) {
     calls.push_back(Describe(e, events));
     // The call is complete: the admitted workload is already admitted in the engine's state.
     state_seen.push_back(e.GetWorkload(events.back().workload)->state);
-  });
+  }).ok());
   REQUIRE(e.Submit(Workload("a", "one").Queue("q").Request("cpu", kCpu)).ok());
   REQUIRE(e.Submit(Workload("a", "two").Queue("q").Request("cpu", kCpu)).ok());
   CHECK(calls.empty());  // submissions produce no events
@@ -179,14 +179,14 @@ TEST_CASE("Event callback: calls that change the engine are rejected from inside
   absl::Status cycle;
   int ran_inside = -1;
   bool query_ok = false;
-  e.SetEventCallback([&](std::span<const Event> events) {
+  REQUIRE(e.SetEventCallback([&](std::span<const Event> events) {
     finish = e.Finish(events[0].workload);
     submit = e.Submit(Workload("a", "other").Queue("q").Request("cpu", kCpu)).status();
     evict = e.Evict(events[0].workload, "NodeFailures", "node lost");
     cycle = e.ScheduleCycle().status;
     ran_inside = e.RunUntilStable();
     query_ok = e.GetWorkload(events[0].workload).ok() && e.GetClusterQueue("eng").ok();
-  });
+  }).ok());
   e.ScheduleCycle();
   CHECK(finish.code() == absl::StatusCode::kFailedPrecondition);
   CHECK(std::string(finish.message()).find("called from the event callback") != std::string::npos);
@@ -196,7 +196,7 @@ TEST_CASE("Event callback: calls that change the engine are rejected from inside
   CHECK(ran_inside == 0);
   CHECK(query_ok);
   // Nothing the callback tried happened; after it, the engine takes calls again.
-  e.SetEventCallback(nullptr);
+  REQUIRE(e.SetEventCallback(nullptr).ok());
   CHECK(e.GetWorkload("a", "job")->state == WorkloadState::kAdmitted);
   CHECK_FALSE(e.FindWorkload("a", "other").valid());
   CHECK(e.Finish("a", "job").ok());

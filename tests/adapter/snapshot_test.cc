@@ -135,7 +135,7 @@ TEST_CASE("Snapshot: restoring at every step boundary of every scenario changes 
     ++scenarios;
     Engine& reference = *made;
     std::string events;
-    reference.SetEventCallback([&](std::span<const Event> ev) { events += RenderEvents(reference, ev); });
+    REQUIRE(reference.SetEventCallback([&](std::span<const Event> ev) { events += RenderEvents(reference, ev); }).ok());
     // The reference run: the snapshot before each step, then what the step did.
     std::vector<std::string> snapshots, outputs, probes;
     for (size_t i = 0; i < scenario->steps.size(); ++i) {
@@ -159,7 +159,7 @@ TEST_CASE("Snapshot: restoring at every step boundary of every scenario changes 
       if (Probe(*restored) != probes[k]) FAIL_CHECK("Explain differs after Restore");
       std::string got_events;
       Engine& engine = *restored;
-      engine.SetEventCallback([&](std::span<const Event> ev) { got_events += RenderEvents(engine, ev); });
+      REQUIRE(engine.SetEventCallback([&](std::span<const Event> ev) { got_events += RenderEvents(engine, ev); }).ok());
       for (size_t i = k; i < outputs.size(); ++i) {
         INFO("step " << i);
         got_events.clear();
@@ -397,7 +397,7 @@ struct Run {
 Run Record(Engine& e, const std::vector<Step>& steps) {
   Run run;
   std::string events;
-  e.SetEventCallback([&](std::span<const Event> ev) { events += RenderEvents(e, ev); });
+  REQUIRE(e.SetEventCallback([&](std::span<const Event> ev) { events += RenderEvents(e, ev); }).ok());
   for (const Step& step : steps) {
     run.snapshots.push_back(MustSave(e));
     run.statuses.push_back(RenderStatuses(e));
@@ -407,7 +407,7 @@ Run Record(Engine& e, const std::vector<Step>& steps) {
   }
   run.snapshots.push_back(MustSave(e));
   run.statuses.push_back(RenderStatuses(e));
-  e.SetEventCallback(nullptr);
+  REQUIRE(e.SetEventCallback(nullptr).ok());
   return run;
 }
 

@@ -64,9 +64,9 @@ TEST_CASE("Submission gate: one refused workload refuses the whole Apply batch",
 TEST_CASE("Submission gate: SetSubmissionGate replaces or removes it", "[adapter][gate]") {
   Engine e = Gated();
   CHECK_FALSE(e.SubmitAs("bob", Workload("a", "one").Queue("q")).ok());
-  e.SetSubmissionGate(nullptr);
+  REQUIRE(e.SetSubmissionGate(nullptr).ok());
   CHECK(e.SubmitAs("bob", Workload("a", "one").Queue("q")).ok());
-  e.SetSubmissionGate([](std::string_view, const WorkloadSpec&) { return absl::UnavailableError("closed"); });
+  REQUIRE(e.SetSubmissionGate([](std::string_view, const WorkloadSpec&) { return absl::UnavailableError("closed"); }).ok());
   CHECK(e.Submit(Workload("a", "two").Queue("q")).status().code() == absl::StatusCode::kUnavailable);
   CHECK(e.Workloads().size() == 1);
 }

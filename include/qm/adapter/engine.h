@@ -37,9 +37,14 @@
 // be created, driven and destroyed on different threads. It is not safe for concurrent use: one
 // call at a time (const queries included: they simulate on the live state and undo).
 //
-// Re-entrancy: calls that change the engine (and `ScheduleCycle`/`RunUntilStable`) made from
-// inside the event callback are rejected with FailedPrecondition and change nothing; the const
-// queries may be called from the callback.
+// Re-entrancy and exceptions (docs/engine.md, "Exceptions and re-entrancy"): calls that change the
+// engine (the setters and `ScheduleCycle`/`RunUntilStable` included) made from inside a host
+// function (the event callback, the submission gate, the clock) are rejected with
+// FailedPrecondition and change nothing; the const queries may be called there. Host functions
+// should not throw. If one does, the call is rolled back when nothing had changed yet (the gate;
+// the clock stamping a submission), and otherwise the engine is poisoned: every later call fails
+// with FailedPrecondition naming the first exception, and the queries answer nothing. A
+// moved-from Engine answers FailedPrecondition (and empty queries) too.
 //
 // Semantics: docs/semantics.md. Snapshots: docs/snapshot-format.md.
 #ifndef QM_ADAPTER_ENGINE_H_
@@ -175,8 +180,9 @@ class Engine {
   /// `Submit` on behalf of `principal`, who must pass the submission gate; a refused submission
   /// changes nothing. `Submit(spec)` is `SubmitAs("", spec)`.
   absl::StatusOr<WorkloadHandle> SubmitAs(std::string_view principal, const WorkloadSpec& spec);
-  /// Replaces the submission gate (e.g. after a policy change added a team).
-  void SetSubmissionGate(SubmissionGate gate);
+  /// Replaces the submission gate (e.g. after a policy change added a team). FailedPrecondition
+  /// from inside a host function (the gate itself included) or on an unusable engine.
+  absl::Status SetSubmissionGate(SubmissionGate gate);
 
   /// The workload completed: its quota is released and it leaves every queue (kFinished).
   absl::Status Finish(WorkloadHandle workload);
@@ -233,14 +239,17 @@ class Engine {
   /// call. Empty after a call that failed.
   std::span<const Event> LastEvents() const;
   /// Called once after every call that produced events, with those events (never mid-call).
+  /// FailedPrecondition from inside a host function (replacing the callback from inside it would
+  /// destroy the running function) or on an unusable engine.
   using EventCallback = std::function<void(std::span<const Event>)>;
-  void SetEventCallback(EventCallback callback);
+  absl::Status SetEventCallback(EventCallback callback);
 
   // ---- Clock ---------------------------------------------------------------------------------
 
   /// The engine's current time (the injected clock, or the manual one).
   Time Now() const;
-  /// Moves the manual clock (FailedPrecondition when a clock was injected).
+  /// Moves the manual clock (FailedPrecondition when a clock was injected, from inside a host
+  /// function, or on an unusable engine).
   absl::Status SetNow(Time now);
   /// The earliest instant at which an anti-thrash timer runs out (the end of a minimum runtime
   /// before preemption, or of a borrow back-off: `EngineConfig::anti_thrash`), after which a
@@ -315,6 +324,12 @@ class Engine {
   explicit Engine(std::unique_ptr<internal::EngineState> state);
   template <class F>
   auto Call(const char* what, F&& work) -> decltype(work());
+  /// OK when a call named `what` may change the engine now (not moved from, not poisoned, no host
+  /// function running).
+  absl::Status Usable(const char* what) const;
+  /// OK when the state may be read (not moved from, not poisoned); `Readable` is the same as a bool.
+  absl::Status Queryable(const char* what) const;
+  bool Readable() const;
   friend internal::EngineState& internal::EngineStateForTesting(Engine& engine);
   std::unique_ptr<internal::EngineState> state_;
 };

@@ -19,7 +19,9 @@
  *  - Every function returns a `qm_status` (0 = QM_OK) unless it says otherwise, and never lets a
  *    C++ exception out. On an error nothing changed, and the message is kept: per engine for
  *    functions that take one (`qm_engine_last_error`), per thread for the others and for a NULL
- *    engine (`qm_last_error`).
+ *    engine (`qm_last_error`). After a caught C++ exception (running out of memory) the engine may
+ *    be half changed, so it refuses every later call with QM_FAILED_PRECONDITION naming the first
+ *    failure; destroy it (docs/c-api.md, "Exceptions and re-entrancy").
  *  - Strings are NUL-terminated UTF-8; invalid UTF-8 is QM_INVALID_ARGUMENT, a text longer than
  *    512 MiB is QM_RESOURCE_EXHAUSTED, a NULL required pointer QM_INVALID_ARGUMENT, and running out
  *    of memory QM_RESOURCE_EXHAUSTED (never an abort). Inputs are read during

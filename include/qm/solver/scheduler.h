@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -121,8 +122,15 @@ class Scheduler {
     AssignmentResult assignment;
     std::vector<int32_t> counts;  ///< partial admission counts (empty = spec counts)
     std::vector<PreemptionTarget> targets;
+    /// Set when the cycle would not assign flavors at all (`Refusal`): `assignment` is empty.
+    std::optional<std::string> refused;
   };
   void PreviewNomination(WorkloadId wl, ClusterQueueId cq, bool record_attempts, Preview* out) {
+    if (std::optional<Refusal> refusal = RefuseNomination(wl, cq)) {
+      *out = Preview();
+      out->refused = std::move(refusal->message);
+      return;
+    }
     const WorkloadRecord& w = s_.wl(wl);
     const ScanProgress* scan =
         w.scan && !ScanOutdated(*w.scan, w, s_.cq(cq), s_.cycle + 1) ? w.scan.get() : nullptr;
@@ -207,28 +215,37 @@ class Scheduler {
     w.message = std::move(message);
   }
 
+  // docs/semantics.md §4.2: why a head is parked before any flavor is tried. The one check both the
+  // cycle (`Nominate`) and the queries (`PreviewNomination`) make, so they cannot disagree.
+  struct Refusal {
+    const char* reason;
+    std::string message;
+    RequeueReason requeue = RequeueReason::kGeneric;
+  };
+  std::optional<Refusal> RefuseNomination(WorkloadId wl, ClusterQueueId cq_id) const {
+    const WorkloadRecord& w = s_.wl(wl);
+    const ClusterQueueState& cq = s_.cq(cq_id);
+    if (!cq.active) return Refusal{reason::kSuspended, fmt::format("ClusterQueue {} is inactive", cq.name)};
+    const std::string& ns = s_.namespaces_names.Name(w.ns);
+    if (!s_.namespaces[w.ns.value].exists)
+      return Refusal{reason::kMisconfigured,
+                     fmt::format("workload namespace \"{}\" does not exist: namespaces \"{}\" not found", ns, ns)};
+    if (!NamespaceMatches(s_, cq, w.ns))
+      return Refusal{reason::kMisconfigured, "workload namespace doesn't match ClusterQueue selector",
+                     RequeueReason::kNamespaceMismatch};
+    return std::nullopt;
+  }
+
   // docs/semantics.md §4.2 + §4.4 + §7.
   void Nominate(Entry& e) {
+    if (std::optional<Refusal> refusal = RefuseNomination(e.wl, e.cq)) {
+      e.inadmissible = true;
+      e.requeue = refusal->requeue;
+      SetPending(e.wl, refusal->reason, std::move(refusal->message));
+      return;
+    }
     WorkloadRecord& w = s_.wl(e.wl);
     const ClusterQueueState& cq = s_.cq(e.cq);
-    if (!cq.active) {
-      e.inadmissible = true;
-      SetPending(e.wl, reason::kSuspended, fmt::format("ClusterQueue {} is inactive", cq.name));
-      return;
-    }
-    const std::string& ns = s_.namespaces_names.Name(w.ns);
-    if (!s_.namespaces[w.ns.value].exists) {
-      e.inadmissible = true;
-      SetPending(e.wl, reason::kMisconfigured,
-                 fmt::format("workload namespace \"{}\" does not exist: namespaces \"{}\" not found", ns, ns));
-      return;
-    }
-    if (!NamespaceMatches(s_, cq, w.ns)) {
-      e.inadmissible = true;
-      e.requeue = RequeueReason::kNamespaceMismatch;
-      SetPending(e.wl, reason::kMisconfigured, "workload namespace doesn't match ClusterQueue selector");
-      return;
-    }
     if (w.scan && ScanOutdated(*w.scan, w, cq, s_.cycle)) w.scan.reset();
     Compute(e, w.scan.get(), /*record_attempts=*/false);
     RecordScan(e);

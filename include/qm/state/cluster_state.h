@@ -264,8 +264,22 @@ class ClusterState {
   const std::string& ResourceName(ResourceId r) const { return catalog.ResourceName(r); }
   const std::string& FlavorName(FlavorId f) const { return catalog.FlavorName(f); }
 
-  Time Now() const { return config.clock ? config.clock() : manual_now; }
+  Time Now() const {
+    if (!config.clock) return manual_now;
+    // Named while it runs, so the engine refuses the mutating calls a clock makes into it
+    // (docs/engine.md, "Exceptions and re-entrancy"); restored also when the clock throws.
+    struct Restore {
+      const char*& running;
+      const char* outer;
+      ~Restore() { running = outer; }
+    } restore{host_running, host_running};
+    host_running = "clock";
+    return config.clock();
+  }
   Time manual_now;
+  /// The host function running now ("event callback", "submission gate", "clock"), or null. Not
+  /// state: never saved, and null between calls.
+  mutable const char* host_running = nullptr;
 };
 
 /// The pod sets of an admission as an `Event` reports them.
