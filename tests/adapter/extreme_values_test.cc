@@ -56,7 +56,7 @@ TEST_CASE("Usage: huge workloads in an unlimited queue can be undone", "[adapter
     if (loaded) w.AdmittedIn("eng", "default");
     REQUIRE(e.Submit(w).ok());
   }
-  if (!loaded) e.ScheduleCycle();
+  if (!loaded) e.RunUntilStable();
   REQUIRE(e.GetWorkload("a", "w2")->state == WorkloadState::kAdmitted);
   CHECK(CpuUsage(e) == kUnlimited);
   RequireHealthy(e);
@@ -134,7 +134,7 @@ TEST_CASE("Entry points: extreme requests and quotas", "[adapter][overflow]") {
     REQUIRE(e.Submit(Workload("a", "zero").Queue("q").Request("cpu", 0)).ok());
     REQUIRE(e.Submit(Workload("a", "one").Queue("q").Request("cpu", 1)).ok());
     REQUIRE(e.Submit(Workload("a", "max").Queue("q").Request("cpu", kMax).Count(1000)).ok());
-    e.ScheduleCycle();
+    e.RunUntilStable();
     CHECK(e.GetWorkload("a", "zero")->state == WorkloadState::kAdmitted);
     CHECK(e.GetWorkload("a", "one")->state == WorkloadState::kAdmitted);
     CHECK(e.GetWorkload("a", "max")->state == WorkloadState::kPending);

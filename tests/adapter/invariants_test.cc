@@ -220,6 +220,7 @@ TEST_CASE("CheckInvariants: EngineConfig::check_invariants fails the cycle that 
   CHECK(e.ScheduleCycle().status.ok());
   Parts p(e);
   p.quota(p.team_a).usage += kCpu;
+  p.quota(p.team_a).usage_exact += kCpu;
   const CycleResult& r = e.ScheduleCycle();
   CHECK(r.status.code() == absl::StatusCode::kInternal);
   CHECK_THAT(std::string(r.status.message()), Catch::Matchers::Contains("ClusterQueue 'team-a' usage"));
@@ -259,7 +260,10 @@ TEST_CASE("CheckInvariants: a scenario run with check_invariants names the step 
   REQUIRE(RunScenarioStep(*scenario, 0, *engine, &r0, options).ok());
   ClusterState& s = internal::EngineStateForTesting(*engine).s;
   const FrId fr = s.catalog.FindFr(s.catalog.FindFlavor("default"), s.catalog.FindResource("cpu"));
-  s.tree.mutable_node(s.cq(s.cq_names.Find("eng")).node).fr[fr.value].usage += 500;
+  // Both the exact sum and its int64 reading (quota_tree.h): the next admission rewrites the reading.
+  FrQuota& q = s.tree.mutable_node(s.cq(s.cq_names.Find("eng")).node).fr[fr.value];
+  q.usage += 500;
+  q.usage_exact += 500;
   const absl::Status one = RunScenarioStep(*scenario, 1, *engine, &r1, options);
   CHECK_THAT(std::string(one.message()),
              Catch::Matchers::Equals("s.yaml:17: steps[1] (schedule): invariant violated after cycle 1 of the step: "
