@@ -419,11 +419,11 @@ absl::StatusOr<ClusterQueueId> QueueFor(const internal::EngineState& st, Workloa
   return cq;
 }
 
-// A refused nomination (stopped queue, missing namespace, selector mismatch) tries no flavor: every
-// resource NoFit, with the message the cycle would set.
+// A refused nomination (stopped queue, missing namespace, selector mismatch): the flavor
+// assigner's answer, and the message the cycle would set in `refused`.
 Assignment PreviewToApi(const internal::EngineState& st, WorkloadId id, const Scheduler::Preview& preview) {
   Assignment out = st.ToApi(id, preview.assignment);
-  if (preview.refused) out.message = *preview.refused;
+  if (preview.refused) out.refused = *preview.refused;
   return out;
 }
 

@@ -287,6 +287,7 @@ Doc FullAssignmentDoc(const Assignment& a) {
   d.Set("borrowing", Doc::Bool(a.borrowing()));
   d.Set("borrowLevel", Doc::Int(a.borrow_level));
   d.Set("message", Doc::Str(a.message));
+  if (!a.refused.empty()) d.Set("refusedByCycle", Doc::Str(a.refused));
   d.Set("podSets", std::move(pod_sets));
   d.Set("attempts", std::move(attempts));
   return d;

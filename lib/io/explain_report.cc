@@ -96,6 +96,8 @@ std::string RenderExplanation(const Engine& engine, const WorkloadExplanation& e
     a.Set("representativeMode", Doc::Str(AssignmentModeName(e.assignment->representative_mode)));
     a.Set("borrowing", Doc::Bool(e.assignment->borrowing()));
     if (!e.assignment->message.empty()) a.Set("message", Doc::Str(e.assignment->message));
+    // The next cycle would not try these flavors at all: say why, next to what they would give.
+    if (!e.assignment->refused.empty()) a.Set("refusedByCycle", Doc::Str(e.assignment->refused));
     a.Set("podSets", internal::AssignmentModesDoc(*e.assignment));
     d.Set("assignment", std::move(a));
   }

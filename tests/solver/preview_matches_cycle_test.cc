@@ -2,7 +2,8 @@
 // flavor assignment `AssignFlavors` previews (and the preemptions `Explain` lists) equal the next
 // cycle's decision for it. Queues are independent (no cohorts), so heads cannot compete within a
 // cycle and the correspondence is exact. Covers the checks the cycle makes before trying any
-// flavor (stopped queue, missing namespace, namespace selector), which the preview once skipped.
+// flavor (stopped queue, missing namespace, namespace selector), which the preview once skipped:
+// the query now reports them in `Assignment::refused` beside the flavor assigner's answer.
 #include <catch2/catch.hpp>
 #include <random>
 #include <set>
@@ -101,7 +102,7 @@ TEST_CASE("Preview matches cycle: every pending head's query answer is the next 
     Engine e;
     const std::vector<Head> heads = RandomState(e, rng);
     struct Expect {
-      AssignmentMode mode;
+      AssignmentMode mode;  // what the next cycle does: NoFit when it refuses the head outright
       std::set<std::string> victims;
     };
     std::vector<Expect> expected;
@@ -112,8 +113,10 @@ TEST_CASE("Preview matches cycle: every pending head's query answer is the next 
       REQUIRE(ex.ok());
       REQUIRE(ex->assignment.has_value());
       CHECK(ex->assignment->representative_mode == a->representative_mode);
-      Expect x{a->representative_mode, {}};
-      for (const Preemption& p : ex->would_preempt) x.victims.insert(e.WorkloadName(p.victim));
+      CHECK(ex->assignment->refused == a->refused);
+      Expect x{a->refused.empty() ? a->representative_mode : AssignmentMode::kNoFit, {}};
+      if (a->refused.empty())
+        for (const Preemption& p : ex->would_preempt) x.victims.insert(e.WorkloadName(p.victim));
       expected.push_back(x);
     }
     const CycleResult& r = e.ScheduleCycle();
@@ -138,18 +141,20 @@ TEST_CASE("Preview matches cycle: every pending head's query answer is the next 
   CHECK(nofit > 0);
 }
 
-TEST_CASE("Preview matches cycle: a stopped queue previews NoFit with the cycle's message", "[solver][preview]") {
+TEST_CASE("Preview matches cycle: a stopped queue is refused with the cycle's message", "[solver][preview]") {
   Engine e = test::OneQueueEngine(4 * kCpu, ClusterQueue("eng").Stop(StopPolicy::kHold));
   auto h = e.Submit(Workload("a", "job").Queue("q").Request("cpu", kCpu));
   REQUIRE(h.ok());
   auto a = e.AssignFlavors(*h);
   REQUIRE(a.ok());
-  CHECK(a->representative_mode == AssignmentMode::kNoFit);
-  CHECK(a->message == "ClusterQueue eng is inactive");
+  // The flavor assigner alone finds room; the cycle would not try.
+  CHECK(a->representative_mode == AssignmentMode::kFit);
+  CHECK(a->refused == "ClusterQueue eng is inactive");
   CHECK(e.ScheduleCycle().admitted == 0);
+  CHECK(e.GetWorkload(*h)->message == "ClusterQueue eng is inactive");
 }
 
-TEST_CASE("Preview matches cycle: a namespace the selector rejects previews NoFit", "[solver][preview]") {
+TEST_CASE("Preview matches cycle: a namespace the selector rejects is refused", "[solver][preview]") {
   ClusterQueueSpec cq = ClusterQueue("eng").Flavor("default", {Q("cpu", 4 * kCpu)}).spec();
   cq.namespace_selector = LabelSelector{{{"team", "x"}}, {}};
   Engine e;
@@ -160,8 +165,8 @@ TEST_CASE("Preview matches cycle: a namespace the selector rejects previews NoFi
   REQUIRE(h.ok());
   auto a = e.AssignFlavors(*h);
   REQUIRE(a.ok());
-  CHECK(a->representative_mode == AssignmentMode::kNoFit);
-  CHECK(a->message == "workload namespace doesn't match ClusterQueue selector");
+  CHECK(a->representative_mode == AssignmentMode::kFit);
+  CHECK(a->refused == "workload namespace doesn't match ClusterQueue selector");
   const CycleResult& r = e.ScheduleCycle();
   CHECK(r.admitted == 0);
   CHECK(e.GetWorkload(*h)->reason == "Misconfigured");

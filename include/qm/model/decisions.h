@@ -73,6 +73,12 @@ struct Assignment {
   std::string message;
   /// Every flavor examined, in order; filled only by `Engine::AssignFlavors` and `Engine::Explain`.
   std::vector<FlavorAttempt> attempts;
+  /// Queries only: non-empty when the next cycle would not try this workload's flavors at all, with
+  /// the message the cycle would set (its ClusterQueue is inactive, its namespace does not exist, or
+  /// the ClusterQueue's namespace selector rejects it). The fields above are then what the flavor
+  /// assigner alone finds, as Kueue's flavorassigner (which checks none of these), and the next
+  /// cycle admits nothing for this workload.
+  std::string refused;
 
   bool borrowing() const { return borrow_level > 0; }
 };

@@ -122,15 +122,15 @@ class Scheduler {
     AssignmentResult assignment;
     std::vector<int32_t> counts;  ///< partial admission counts (empty = spec counts)
     std::vector<PreemptionTarget> targets;
-    /// Set when the cycle would not assign flavors at all (`Refusal`): `assignment` is empty.
+    /// Set when the cycle would not assign flavors at all (`Refusal`): `assignment` is then only
+    /// what the flavor assigner finds, and the next cycle admits nothing for this head.
     std::optional<std::string> refused;
   };
   void PreviewNomination(WorkloadId wl, ClusterQueueId cq, bool record_attempts, Preview* out) {
-    if (std::optional<Refusal> refusal = RefuseNomination(wl, cq)) {
-      *out = Preview();
-      out->refused = std::move(refusal->message);
-      return;
-    }
+    *out = Preview();
+    // A refused head is still given the flavor assigner's answer (what Kueue's flavorassigner
+    // computes, and what the conformance cases check); `refused` says the cycle would not use it.
+    if (std::optional<Refusal> refusal = RefuseNomination(wl, cq)) out->refused = std::move(refusal->message);
     const WorkloadRecord& w = s_.wl(wl);
     const ScanProgress* scan =
         w.scan && !ScanOutdated(*w.scan, w, s_.cq(cq), s_.cycle + 1) ? w.scan.get() : nullptr;
