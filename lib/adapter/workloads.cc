@@ -645,10 +645,12 @@ void EngineState::DeleteWorkload(WorkloadId id) {
   AddEvent(EventKind::kDeleted, id, cq);
   RemoveFromQueues(s, id);
   // A sticky preemptor that was admitted keeps its id in its queue (Kueue clears it on admission,
-  // which the engine does not yet: docs/semantics.md §3.2). Once the workload is deleted the id
-  // must go, or a workload that reuses the slot would jump that queue (an engine fuzzer finding).
-  for (const ClusterQueueId q : {cq, w.queued_in})
-    if (q.valid() && s.cq(q).sticky_preemptor == id) s.cq(q).sticky_preemptor = WorkloadId();
+  // which the engine does not yet: docs/semantics.md §3.2), and so may one that left its queue
+  // another way (its LocalQueue deleted or re-pointed, deactivated). Once the workload is deleted
+  // the id must go from every ClusterQueue, or a workload that reuses the slot would jump that
+  // queue (engine fuzzer findings). O(ClusterQueues) per delete: a compare each, off the cycle.
+  for (ClusterQueueState& q : s.cqs)
+    if (q.sticky_preemptor == id) q.sticky_preemptor = WorkloadId();
   s.workload_index.erase(id);
   ReleaseShape(w.shape);
   const uint32_t generation = w.generation;
