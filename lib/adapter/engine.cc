@@ -10,6 +10,7 @@
 #include "fmt/format.h"
 #include "qm/core/status.h"
 #include "qm/model/config_validation.h"
+#include "qm/model/namespace_name.h"
 #include "qm/model/validate.h"
 #include "qm/solver/fair_sharing.h"
 
@@ -79,7 +80,7 @@ absl::Status CheckGate(internal::EngineState& st, std::string_view principal, st
 }
 
 absl::StatusOr<WorkloadId> Lookup(const internal::EngineState& st, std::string_view ns, std::string_view name) {
-  const std::string_view n = ns.empty() ? std::string_view("default") : ns;
+  const std::string_view n = NamespaceOrDefault(ns);
   const NamespaceId nid = st.s.namespaces_names.Find(n);
   const WorkloadId id = nid.valid() ? st.s.FindWorkload(nid, name) : WorkloadId();
   if (!id.valid()) return absl::NotFoundError(fmt::format("{}: not found", ObjectLabel("Workload", n, name)));

@@ -15,6 +15,7 @@
 #include "adapter/host_calls.h"
 #include "fmt/format.h"
 #include "qm/adapter/engine.h"
+#include "qm/model/namespace_name.h"
 #include "qm/model/validate.h"
 #include "qm/solver/scheduler.h"
 #include "qm/state/cluster_state.h"
@@ -22,7 +23,7 @@
 namespace qm::internal {
 
 /// The namespace a spec names ("default" when empty).
-inline std::string_view NamespaceOf(const std::string& ns) { return ns.empty() ? std::string_view("default") : ns; }
+inline std::string_view NamespaceOf(const std::string& ns) { return NamespaceOrDefault(ns); }
 
 class EngineState {
  public:

@@ -7,6 +7,7 @@
 #include "c/c_api_internal.h"
 #include "fmt/format.h"
 #include "qm/io/manifest.h"
+#include "qm/model/namespace_name.h"
 
 namespace qm::c {
 namespace {
@@ -115,7 +116,7 @@ qm_status ByName(qm_engine* engine, const char* namespace_name, const char* name
   return qm::c::RunOnEngine(engine, [&](qm::Engine& e, qm_engine&) -> absl::Status {
     QM_ASSIGN_OR_RETURN(std::string_view ns, qm::c::OptionalText(namespace_name, "namespace"));
     QM_ASSIGN_OR_RETURN(std::string_view n, qm::c::Text(name, "name"));
-    return op(e, ns.empty() ? std::string_view("default") : ns, n);
+    return op(e, qm::NamespaceOrDefault(ns), n);
   });
 }
 
@@ -243,10 +244,10 @@ QM_C_EXPORT qm_status qm_engine_find_workload(qm_engine* engine, const char* nam
     QM_ASSIGN_OR_RETURN(std::string_view ns, qm::c::OptionalText(namespace_name, "namespace"));
     QM_ASSIGN_OR_RETURN(std::string_view n, qm::c::Text(name, "name"));
     QM_RETURN_IF_ERROR(qm::c::NeedOut(handle, "handle"));
-    const qm::WorkloadHandle found = e.FindWorkload(ns.empty() ? "default" : ns, n);
+    const qm::WorkloadHandle found = e.FindWorkload(qm::NamespaceOrDefault(ns), n);
     if (!found.valid()) {
       return absl::NotFoundError(
-          fmt::format("workload '{}/{}' not found", ns.empty() ? "default" : ns, n));
+          fmt::format("workload '{}/{}' not found", qm::NamespaceOrDefault(ns), n));
     }
     *handle = found.Pack();
     return absl::OkStatus();

@@ -6,6 +6,7 @@
 #include "c/c_api_internal.h"
 #include "fmt/format.h"
 #include "qm/io/explain.h"
+#include "qm/model/namespace_name.h"
 #include "text/doc.h"
 
 namespace qm::c {
@@ -357,7 +358,7 @@ struct WorkloadName {
 absl::StatusOr<WorkloadName> ReadName(const char* namespace_name, const char* name) {
   QM_ASSIGN_OR_RETURN(std::string_view ns, OptionalText(namespace_name, "namespace"));
   QM_ASSIGN_OR_RETURN(std::string_view n, Text(name, "name"));
-  return WorkloadName{ns.empty() ? std::string_view("default") : ns, n};
+  return WorkloadName{qm::NamespaceOrDefault(ns), n};
 }
 
 }  // namespace

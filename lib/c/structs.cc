@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "c/c_api_internal.h"
+#include "qm/model/namespace_name.h"
 #include "fmt/format.h"
 
 namespace qm::c {
@@ -106,7 +107,7 @@ absl::StatusOr<ClusterQueueSpec> ToSpec(const qm_cluster_queue& in) {
 absl::StatusOr<WorkloadSpec> ToSpec(const qm_workload& in) {
   QM_RETURN_IF_ERROR(CheckVersion(in.version, QM_WORKLOAD_VERSION, "qm_workload"));
   WorkloadSpec w;
-  QM_ASSIGN_OR_RETURN(w.namespace_, OptStr(in.namespace_name, "namespace", "default"));
+  QM_ASSIGN_OR_RETURN(w.namespace_, OptStr(in.namespace_name, "namespace", qm::kDefaultNamespace));
   QM_ASSIGN_OR_RETURN(w.name, Str(in.name, "workload name"));
   const std::string what = fmt::format("Workload '{}/{}'", w.namespace_, w.name);
   QM_ASSIGN_OR_RETURN(w.queue_name, Str(in.queue_name, (what + ": queue_name").c_str()));
@@ -188,7 +189,7 @@ QM_C_EXPORT qm_status qm_engine_apply_local_queue(qm_engine* engine, const qm_lo
                                in.version, QM_LOCAL_QUEUE_VERSION, "qm_local_queue"));
                            qm::LocalQueueSpec spec;
                            QM_ASSIGN_OR_RETURN(spec.namespace_,
-                                               qm::c::OptStr(in.namespace_name, "namespace", "default"));
+                                               qm::c::OptStr(in.namespace_name, "namespace", qm::kDefaultNamespace));
                            QM_ASSIGN_OR_RETURN(spec.name, qm::c::Str(in.name, "local queue name"));
                            QM_ASSIGN_OR_RETURN(spec.cluster_queue,
                                                qm::c::Str(in.cluster_queue, "cluster_queue"));

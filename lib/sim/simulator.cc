@@ -30,6 +30,7 @@
 #include "fmt/format.h"
 #include "qm/adapter/engine.h"
 #include "qm/core/status.h"
+#include "qm/model/namespace_name.h"
 #include "qm/sim/event_queue.h"
 #include "qm/sim/placement.h"
 #include "qm/sim/simulator.h"
@@ -307,9 +308,9 @@ class Simulation {
       } else if (const auto* cq = std::get_if<ClusterQueueSpec>(&o)) {
         cqs.push_back(cq);
       } else if (const auto* lq = std::get_if<LocalQueueSpec>(&o)) {
-        local_queues_[fmt::format("{}/{}", lq->namespace_.empty() ? "default" : lq->namespace_, lq->name)] =
+        local_queues_[fmt::format("{}/{}", NamespaceOrDefault(lq->namespace_), lq->name)] =
             lq->cluster_queue;
-        queues_of_namespace_[lq->namespace_.empty() ? "default" : lq->namespace_].push_back(lq->name);
+        queues_of_namespace_[std::string(NamespaceOrDefault(lq->namespace_))].push_back(lq->name);
       } else if (const auto* wpc = std::get_if<WorkloadPriorityClassSpec>(&o)) {
         workload_classes_.emplace(wpc->name, true);
       } else if (const auto* pc = std::get_if<PriorityClassSpec>(&o)) {
@@ -465,7 +466,7 @@ class Simulation {
       t.namespace_ = fmt::format("hyperpod-ns-{}", trace_.str(tj.team));
     } else {
       t.namespace_ = std::string(trace_.str(tj.namespace_));
-      if (t.namespace_.empty()) t.namespace_ = "default";
+      DefaultNamespace(t.namespace_);
     }
     auto ns = queues_of_namespace_.find(t.namespace_);
     if (ns == queues_of_namespace_.end()) {
