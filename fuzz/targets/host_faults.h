@@ -81,6 +81,13 @@ class HostFaults {
     ExpectRefused(e.SetNow(Time()), "SetNow");
     (void)e.Workloads();
     (void)e.ClusterQueues();
+    // Queries that read the clock: allowed from the callback and the gate, refused from the clock
+    // (they would call it inside itself).
+    const absl::StatusOr<WorkloadStatus> got = e.GetWorkload("ns0", "w0");
+    const absl::StatusOr<WorkloadExplanation> explained = e.Explain("ns0", "w0");
+    if (where_ == Where::kClock && e.config().clock) {
+      QM_FUZZ_CHECK(!got.ok() && !explained.ok(), "a query that reads the clock ran inside the clock");
+    }
   }
   static void ExpectRefused(const absl::Status& st, const char* call) {
     QM_FUZZ_CHECK(st.code() == absl::StatusCode::kFailedPrecondition, call,

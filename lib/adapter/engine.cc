@@ -305,6 +305,38 @@ std::optional<Time> Engine::NextTimedChange() const {
   return Readable() ? NextTimer(state_->s) : std::nullopt;
 }
 
+namespace {
+// Runs a query that reads the clock or runs the solver on the live state (docs/engine.md,
+// "Exceptions and re-entrancy"). The host's clock is read once, first: if it throws, the query
+// fails with FailedPrecondition and nothing was touched; the rest of the query sees that reading.
+// A query the clock itself makes is refused (it would call the clock inside the clock). Any other
+// exception may leave a simulation half undone, so it poisons the engine.
+template <class F>
+auto GuardedQuery(internal::EngineState& st, const char* what, F&& work) -> decltype(work()) {
+  ClusterState& s = st.s;
+  if (s.pinned_now || !s.config.clock) return work();  // nested in a guarded query, or no clock
+  if (s.host_running != nullptr && std::string_view(s.host_running) == "clock")
+    return absl::FailedPreconditionError(
+        fmt::format("Engine::{} called from the clock: it reads the clock", what));
+  try {
+    s.pinned_now = s.Now();
+  } catch (...) {
+    return absl::FailedPreconditionError(
+        fmt::format("Engine::{}: the clock threw {}; nothing changed", what, internal::DescribeCurrentException()));
+  }
+  struct Unpin {
+    ClusterState& s;
+    ~Unpin() { s.pinned_now.reset(); }
+  } unpin{s};
+  try {
+    return work();
+  } catch (...) {
+    st.Poison(what, internal::DescribeCurrentException());
+    return st.PoisonedStatus();
+  }
+}
+}  // namespace
+
 // The queries below answer nothing (empty, or FailedPrecondition) on a moved-from or poisoned
 // engine: a poisoned state may be half changed, and reading it could mislead or crash.
 WorkloadHandle Engine::FindWorkload(std::string_view ns, std::string_view name) const {
@@ -316,13 +348,13 @@ WorkloadHandle Engine::FindWorkload(std::string_view ns, std::string_view name) 
 absl::StatusOr<WorkloadStatus> Engine::GetWorkload(std::string_view ns, std::string_view name) const {
   QM_RETURN_IF_ERROR(Queryable("GetWorkload"));
   QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, ns, name));
-  return state_->Status(id);
+  return GuardedQuery(*state_, "GetWorkload", [&]() -> absl::StatusOr<WorkloadStatus> { return state_->Status(id); });
 }
 
 absl::StatusOr<WorkloadStatus> Engine::GetWorkload(WorkloadHandle workload) const {
   QM_RETURN_IF_ERROR(Queryable("GetWorkload"));
   QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, workload));
-  return state_->Status(id);
+  return GuardedQuery(*state_, "GetWorkload", [&]() -> absl::StatusOr<WorkloadStatus> { return state_->Status(id); });
 }
 
 std::string Engine::WorkloadName(WorkloadHandle workload) const {
@@ -442,15 +474,17 @@ std::vector<Preemption> ToPreemptions(const ClusterState& s, WorkloadId preempto
 // (integer usage added and removed again) and nothing is recorded, so they are const in effect.
 absl::StatusOr<Assignment> Engine::AssignFlavors(WorkloadHandle workload, std::string_view cluster_queue) const {
   QM_RETURN_IF_ERROR(Queryable("AssignFlavors"));
-  QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, workload));
-  if (state_->s.wl(id).admission)
-    return absl::FailedPreconditionError(
-        fmt::format("Workload '{}': holds quota already; flavors are assigned to pending workloads",
-                    state_->s.WorkloadName(id)));
-  QM_ASSIGN_OR_RETURN(const ClusterQueueId cq, QueueFor(*state_, id, cluster_queue));
-  Scheduler::Preview preview;
-  state_->scheduler.PreviewNomination(id, cq, /*record_attempts=*/true, &preview);
-  return PreviewToApi(*state_, id, preview);
+  return GuardedQuery(*state_, "AssignFlavors", [&]() -> absl::StatusOr<Assignment> {
+    QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, workload));
+    if (state_->s.wl(id).admission)
+      return absl::FailedPreconditionError(
+          fmt::format("Workload '{}': holds quota already; flavors are assigned to pending workloads",
+                      state_->s.WorkloadName(id)));
+    QM_ASSIGN_OR_RETURN(const ClusterQueueId cq, QueueFor(*state_, id, cluster_queue));
+    Scheduler::Preview preview;
+    state_->scheduler.PreviewNomination(id, cq, /*record_attempts=*/true, &preview);
+    return PreviewToApi(*state_, id, preview);
+  });
 }
 absl::StatusOr<Assignment> Engine::AssignFlavors(std::string_view ns, std::string_view name,
                                                  std::string_view cluster_queue) const {
@@ -463,47 +497,49 @@ absl::StatusOr<std::vector<Preemption>> Engine::PreemptionTargets(WorkloadHandle
                                                                   std::string_view cluster_queue,
                                                                   std::span<const RequestedFlavor> assignment) const {
   QM_RETURN_IF_ERROR(Queryable("PreemptionTargets"));
-  QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, workload));
-  QM_ASSIGN_OR_RETURN(const ClusterQueueId cq, QueueFor(*state_, id, cluster_queue));
-  const ClusterState& s = state_->s;
-  const WorkloadRecord& w = s.wl(id);
-  if (w.admission)
-    return absl::FailedPreconditionError(
-        fmt::format("Workload '{}': holds quota already; preemption is computed for pending workloads",
-                    s.WorkloadName(id)));
-  const WorkloadShape& shape = s.shape(w);
-  PreemptionRequest req;
-  req.preemptor = id;
-  req.cq = cq;
-  for (const RequestedFlavor& rf : assignment) {
-    const auto ps = std::find_if(shape.pod_sets.begin(), shape.pod_sets.end(),
-                                 [&](const PodSetShape& p) { return p.name == rf.pod_set; });
-    if (ps == shape.pod_sets.end())
-      return absl::InvalidArgumentError(
-          fmt::format("Workload '{}': assignment: no pod set named '{}'", s.WorkloadName(id), rf.pod_set));
-    const ResourceId r = s.catalog.FindResource(rf.resource);
-    const FlavorId f = s.catalog.FindFlavor(rf.flavor);
-    const FrId fr = r.valid() && f.valid() ? s.catalog.FindFr(f, r) : FrId();
-    if (!fr.valid())
-      return absl::InvalidArgumentError(fmt::format("Workload '{}': assignment: ClusterQueue '{}' has no quota for "
-                                                    "resource '{}' in flavor '{}'",
-                                                    s.WorkloadName(id), s.cq(cq).name, rf.resource, rf.flavor));
-    int64_t per_pod = 0;
-    for (const auto& [res, v] : ps->per_pod)
-      if (res == r) per_pod = v;
-    const int64_t total = MulAmount(per_pod, ps->count);
-    auto it = std::lower_bound(req.usage.begin(), req.usage.end(), std::make_pair(fr, int64_t{0}),
-                               [](const auto& a, const auto& b) { return a.first < b.first; });
-    if (it != req.usage.end() && it->first == fr) it->second = AddAmount(it->second, total);
-    else req.usage.insert(it, std::make_pair(fr, total));
-    if (rf.mode == AssignmentMode::kPreempt) {
-      auto fit = std::lower_bound(req.frs.begin(), req.frs.end(), fr);
-      if (fit == req.frs.end() || *fit != fr) req.frs.insert(fit, fr);
+  return GuardedQuery(*state_, "PreemptionTargets", [&]() -> absl::StatusOr<std::vector<Preemption>> {
+    QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, workload));
+    QM_ASSIGN_OR_RETURN(const ClusterQueueId cq, QueueFor(*state_, id, cluster_queue));
+    const ClusterState& s = state_->s;
+    const WorkloadRecord& w = s.wl(id);
+    if (w.admission)
+      return absl::FailedPreconditionError(
+          fmt::format("Workload '{}': holds quota already; preemption is computed for pending workloads",
+                      s.WorkloadName(id)));
+    const WorkloadShape& shape = s.shape(w);
+    PreemptionRequest req;
+    req.preemptor = id;
+    req.cq = cq;
+    for (const RequestedFlavor& rf : assignment) {
+      const auto ps = std::find_if(shape.pod_sets.begin(), shape.pod_sets.end(),
+                                   [&](const PodSetShape& p) { return p.name == rf.pod_set; });
+      if (ps == shape.pod_sets.end())
+        return absl::InvalidArgumentError(
+            fmt::format("Workload '{}': assignment: no pod set named '{}'", s.WorkloadName(id), rf.pod_set));
+      const ResourceId r = s.catalog.FindResource(rf.resource);
+      const FlavorId f = s.catalog.FindFlavor(rf.flavor);
+      const FrId fr = r.valid() && f.valid() ? s.catalog.FindFr(f, r) : FrId();
+      if (!fr.valid())
+        return absl::InvalidArgumentError(fmt::format("Workload '{}': assignment: ClusterQueue '{}' has no quota for "
+                                                      "resource '{}' in flavor '{}'",
+                                                      s.WorkloadName(id), s.cq(cq).name, rf.resource, rf.flavor));
+      int64_t per_pod = 0;
+      for (const auto& [res, v] : ps->per_pod)
+        if (res == r) per_pod = v;
+      const int64_t total = MulAmount(per_pod, ps->count);
+      auto it = std::lower_bound(req.usage.begin(), req.usage.end(), std::make_pair(fr, int64_t{0}),
+                                 [](const auto& a, const auto& b) { return a.first < b.first; });
+      if (it != req.usage.end() && it->first == fr) it->second = AddAmount(it->second, total);
+      else req.usage.insert(it, std::make_pair(fr, total));
+      if (rf.mode == AssignmentMode::kPreempt) {
+        auto fit = std::lower_bound(req.frs.begin(), req.frs.end(), fr);
+        if (fit == req.frs.end() || *fit != fr) req.frs.insert(fit, fr);
+      }
     }
-  }
-  std::vector<PreemptionTarget> targets;
-  state_->scheduler.TargetsForQuery(req, &targets);
-  return ToPreemptions(s, id, cq, targets);
+    std::vector<PreemptionTarget> targets;
+    state_->scheduler.TargetsForQuery(req, &targets);
+    return ToPreemptions(s, id, cq, targets);
+  });
 }
 absl::StatusOr<std::vector<Preemption>> Engine::PreemptionTargets(std::string_view ns, std::string_view name,
                                                                   std::string_view cluster_queue,
@@ -515,25 +551,27 @@ absl::StatusOr<std::vector<Preemption>> Engine::PreemptionTargets(std::string_vi
 
 absl::StatusOr<WorkloadExplanation> Engine::Explain(WorkloadHandle workload) const {
   QM_RETURN_IF_ERROR(Queryable("Explain"));
-  QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, workload));
-  const ClusterState& s = state_->s;
-  WorkloadExplanation ex;
-  ex.status = state_->Status(id);
-  const WorkloadRecord& w = s.wl(id);
-  if (w.preempted_by.valid() && !s.wl(w.preempted_by).deleted) ex.preempted_by = s.WorkloadName(w.preempted_by);
-  ex.preemption_reason = w.preemption_reason;
-  if (w.preemption_reason) ex.preemption_message = w.extras ? w.extras->preemption_message : w.message;
-  if (w.state == WorkloadState::kPending) {
-    std::string why;
-    const ClusterQueueId cq = ResolveQueue(s, w, &why);
-    if (cq.valid()) {
-      Scheduler::Preview preview;
-      state_->scheduler.PreviewNomination(id, cq, /*record_attempts=*/true, &preview);
-      ex.assignment = PreviewToApi(*state_, id, preview);
-      ex.would_preempt = ToPreemptions(s, id, cq, preview.targets);
+  return GuardedQuery(*state_, "Explain", [&]() -> absl::StatusOr<WorkloadExplanation> {
+    QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, workload));
+    const ClusterState& s = state_->s;
+    WorkloadExplanation ex;
+    ex.status = state_->Status(id);
+    const WorkloadRecord& w = s.wl(id);
+    if (w.preempted_by.valid() && !s.wl(w.preempted_by).deleted) ex.preempted_by = s.WorkloadName(w.preempted_by);
+    ex.preemption_reason = w.preemption_reason;
+    if (w.preemption_reason) ex.preemption_message = w.extras ? w.extras->preemption_message : w.message;
+    if (w.state == WorkloadState::kPending) {
+      std::string why;
+      const ClusterQueueId cq = ResolveQueue(s, w, &why);
+      if (cq.valid()) {
+        Scheduler::Preview preview;
+        state_->scheduler.PreviewNomination(id, cq, /*record_attempts=*/true, &preview);
+        ex.assignment = PreviewToApi(*state_, id, preview);
+        ex.would_preempt = ToPreemptions(s, id, cq, preview.targets);
+      }
     }
-  }
-  return ex;
+    return ex;
+  });
 }
 absl::StatusOr<WorkloadExplanation> Engine::Explain(std::string_view ns, std::string_view name) const {
   QM_RETURN_IF_ERROR(Queryable("Explain"));

@@ -38,7 +38,8 @@ static_assert(sizeof(EngineConfig) == 256, "EngineConfig changed: update lib/ada
 // 1416 since workloads live in a RecordStore (chunks, not one array): same records saved.
 // 1584 since format 2: the config's `anti_thrash` (96) and `thrash` (72), saved in THRS.
 // 1592: `host_running` (8), not state: null between calls, never saved.
-static_assert(sizeof(ClusterState) == 1592, "ClusterState changed: update lib/adapter/snapshot.cc");
+// 1608: `pinned_now` (16), not state: set only while a query runs, never saved.
+static_assert(sizeof(ClusterState) == 1608, "ClusterState changed: update lib/adapter/snapshot.cc");
 // 680 since the pending queues are grouped by equivalence class: the grouping is derived from the
 // records on restore, nothing new is saved.
 static_assert(sizeof(ClusterQueueState) == 680, "ClusterQueueState changed: update lib/adapter/snapshot.cc");
@@ -453,9 +454,9 @@ void WriteState(const ClusterState& s, Writer& w) {
   for (FairSharingStrategy st : s.config.fair_sharing.preemption_strategies) w.Enum(st);
   w.Enum(s.config.message_style);
   w.Count(FeatureGateTable().size());
-  for (const FeatureGateInfo& g : FeatureGateTable()) {
-    w.Str(g.name);
-    w.Bool(s.config.features.Enabled(g.name));
+  for (size_t i = 0; i < FeatureGateTable().size(); ++i) {
+    w.Str(FeatureGateTable()[i].name);
+    w.Bool(s.config.features.EnabledAt(i));
   }
   PutAntiThrash(w, s.config.anti_thrash);
   w.EndSection(sec);
@@ -1845,6 +1846,7 @@ absl::StatusOr<std::string> Engine::Save() const {
   if (!s.excluded_candidates.empty())
     return absl::FailedPreconditionError("Engine::Save: called in the middle of a scheduling cycle");
   sn::Writer w;
+  w.bytes().reserve(8192);  // a small engine's whole snapshot: no regrowth on the common case
   w.bytes().append(sn::kMagic, sizeof(sn::kMagic));
   w.U32(sn::kFormatVersion);
   w.U32(0);  // reserved

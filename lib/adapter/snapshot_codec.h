@@ -43,12 +43,9 @@ class Writer {
  public:
   void U8(uint8_t v) { out_.push_back(static_cast<char>(v)); }
   void Bool(bool v) { U8(v ? 1 : 0); }
-  void U32(uint32_t v) {
-    for (int i = 0; i < 4; ++i) U8(static_cast<uint8_t>(v >> (8 * i)));
-  }
-  void U64(uint64_t v) {
-    for (int i = 0; i < 8; ++i) U8(static_cast<uint8_t>(v >> (8 * i)));
-  }
+  // Little-endian, appended in one piece (a byte at a time made Save a hot spot of the fuzzers).
+  void U32(uint32_t v) { Fixed<4>(v); }
+  void U64(uint64_t v) { Fixed<8>(v); }
   void I32(int32_t v) { U32(static_cast<uint32_t>(v)); }
   void I64(int64_t v) { U64(static_cast<uint64_t>(v)); }
   void At(Time t) { I64(t.us); }
@@ -88,6 +85,12 @@ class Writer {
   std::string& bytes() { return out_; }
 
  private:
+  template <int N>
+  void Fixed(uint64_t v) {
+    char b[N];
+    for (int i = 0; i < N; ++i) b[i] = static_cast<char>(static_cast<uint8_t>(v >> (8 * i)));
+    out_.append(b, N);
+  }
   std::string out_;
   bool overflow_ = false;
 };

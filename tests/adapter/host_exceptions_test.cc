@@ -202,6 +202,68 @@ TEST_CASE("Host functions: a clock that calls into the engine is refused", "[ada
   CHECK(e.CheckInvariants().ok());
 }
 
+// A query reads the clock once, before it touches anything: a preempted workload's status reads
+// it (its back-off), and Explain runs the solver on the live state. Found by the engine event
+// fuzzer (tests/fuzz_regressions/engine_event/engine_event-clock-throws-inside-getworkload): the
+// clock's exception used to leave GetWorkload, and could interrupt a simulation half undone.
+TEST_CASE("Host functions: a clock that throws inside a query fails only that query", "[adapter][host]") {
+  bool broken = false;
+  EngineConfig config;
+  config.clock = [&]() -> Time {
+    if (broken) throw std::runtime_error("clock boom");
+    return Time::FromUnixMicros(1'000'000);
+  };
+  Engine e = Engine::Create(std::move(config)).value();
+  std::vector<ObjectSpec> objects = {
+      test::Namespace("a"), test::Flavor("default"),
+      ClusterQueue("eng").Flavor("default", {Q("cpu", 4 * kCpu)}).WithinClusterQueue(WithinClusterQueuePolicy::kLowerPriority),
+      test::LocalQueue("a", "q", "eng")};
+  REQUIRE(e.Apply(objects).ok());
+  const WorkloadHandle low = e.Submit(Workload("a", "low").Queue("q").Request("cpu", 4 * kCpu).Priority(1)).value();
+  REQUIRE(e.ScheduleCycle().admitted == 1);
+  REQUIRE(e.Submit(Workload("a", "high").Queue("q").Request("cpu", 4 * kCpu).Priority(9)).ok());
+  e.ScheduleCycle();
+  REQUIRE(e.ConfirmAllEvicted() == 1);
+  REQUIRE(e.GetWorkload(low)->preemptions.preempted == 1);
+  const std::string before = e.Save().value();
+
+  broken = true;
+  absl::StatusOr<WorkloadStatus> status;
+  REQUIRE_NOTHROW(status = e.GetWorkload(low));
+  CHECK(status.status().code() == absl::StatusCode::kFailedPrecondition);
+  CHECK(Contains(status.status(), "the clock threw 'clock boom'; nothing changed"));
+  absl::StatusOr<WorkloadExplanation> explained;
+  REQUIRE_NOTHROW(explained = e.Explain("a", "low"));
+  CHECK(explained.status().code() == absl::StatusCode::kFailedPrecondition);
+  REQUIRE_NOTHROW(e.AssignFlavors(low).status());
+  CHECK(e.Save().value() == before);
+
+  broken = false;  // not poisoned: the engine goes on
+  CHECK(e.GetWorkload(low).ok());
+  CHECK(e.Explain("a", "low").ok());
+  CHECK(e.CheckInvariants().ok());
+  CHECK(e.Save().value() == before);
+}
+
+TEST_CASE("Host functions: a query that reads the clock is refused from inside the clock", "[adapter][host]") {
+  Engine* engine = nullptr;
+  absl::Status from_clock;
+  EngineConfig config;
+  config.clock = [&]() -> Time {
+    if (engine != nullptr && from_clock.ok()) from_clock = engine->GetWorkload("a", "job").status();
+    return Time::FromUnixMicros(5);
+  };
+  Engine e = Setup(std::move(config));
+  REQUIRE(e.Submit(Job("job")).ok());
+  engine = &e;
+  REQUIRE(e.ScheduleCycle().admitted == 1);
+  CHECK(from_clock.code() == absl::StatusCode::kFailedPrecondition);
+  CHECK(Contains(from_clock, "called from the clock: it reads the clock"));
+  engine = nullptr;
+  CHECK(e.GetWorkload("a", "job").ok());
+  CHECK(e.CheckInvariants().ok());
+}
+
 // ---- Moved-from engines ----------------------------------------------------------------------
 
 TEST_CASE("Host functions: a moved-from engine answers FailedPrecondition", "[adapter][host]") {

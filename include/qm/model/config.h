@@ -59,6 +59,8 @@ struct FeatureGates {
   absl::Status Set(std::string_view kueue_name, bool value);
   /// The value of any gate Kueue defines (its default unless set); false for unknown names.
   bool Enabled(std::string_view kueue_name) const;
+  /// The value of the gate at `index` of FeatureGateTable() (no name lookup: Save walks them all).
+  bool EnabledAt(size_t index) const;
   /// Kueue's dependencies between gates: an enabled gate whose dependency is disabled is an error
   /// worded "<gate>: enabled, but it depends on features that are disabled: [<dep>, ...]".
   absl::Status Validate() const;
@@ -305,10 +307,13 @@ inline absl::Status FeatureGates::Set(std::string_view kueue_name, bool value) {
 
 inline bool FeatureGates::Enabled(std::string_view kueue_name) const {
   size_t i = 0;
-  const FeatureGateInfo* g = FindFeatureGate(kueue_name, &i);
-  if (g == nullptr) return false;
-  if (g->field != nullptr) return this->*g->field;
-  return other_set_.test(i) ? other_value_.test(i) : g->kueue_default;
+  return FindFeatureGate(kueue_name, &i) != nullptr && EnabledAt(i);
+}
+
+inline bool FeatureGates::EnabledAt(size_t index) const {
+  const FeatureGateInfo& g = FeatureGateTable()[index];
+  if (g.field != nullptr) return this->*g.field;
+  return other_set_.test(index) ? other_value_.test(index) : g.kueue_default;
 }
 
 inline absl::Status FeatureGates::Validate() const {

@@ -5,6 +5,7 @@
 
 #include <compare>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -266,6 +267,7 @@ class ClusterState {
 
   Time Now() const {
     if (!config.clock) return manual_now;
+    if (pinned_now) return *pinned_now;
     // Named while it runs, so the engine refuses the mutating calls a clock makes into it
     // (docs/engine.md, "Exceptions and re-entrancy"); restored also when the clock throws.
     struct Restore {
@@ -277,6 +279,9 @@ class ClusterState {
     return config.clock();
   }
   Time manual_now;
+  /// Set while a query runs: the clock's reading taken before the query touched anything, so that
+  /// a clock that throws cannot interrupt a simulation half undone. Not state: never saved.
+  mutable std::optional<Time> pinned_now;
   /// The host function running now ("event callback", "submission gate", "clock"), or null. Not
   /// state: never saved, and null between calls.
   mutable const char* host_running = nullptr;
