@@ -155,7 +155,7 @@ absl::Status EngineState::Apply(std::span<const ObjectSpec> objects) {
                    [&](const CohortSpec& x) { ApplyCohort(x); },
                    [&](const ClusterQueueSpec& x) { ApplyClusterQueue(x); },
                    [&](const LocalQueueSpec& x) { ApplyLocalQueue(x); },
-                   [&](const WorkloadPriorityClassSpec& x) { s.workload_priority_classes[x.name] = x; },
+                   [&](const WorkloadPriorityClassSpec& x) { ApplyWorkloadPriorityClass(x); },
                    [&](const PriorityClassSpec& x) { s.priority_classes[x.name] = x; },
                    [&](const WorkloadSpec&) {},
                },
@@ -418,9 +418,10 @@ void EngineState::UpdateActive(ClusterQueueId id) {
     for (size_t i = 0; i < why.size(); ++i) cq.active_message += (i ? ", " : "") + why[i];
     cq.active_message += ".";
   }
-  // Pending workloads of an inactive queue say why they wait (workload controller, docs/semantics.md §8).
+  // Pending workloads of an inactive queue say why they wait (workload controller, docs/semantics.md §8):
+  // "is inactive" whether the queue is stopped or misses a flavor; "is stopped" is only written on
+  // workloads that hold quota (§3.9).
   if (!cq.exists) return;
-  const bool stopped = cq.spec.stop_policy != StopPolicy::kNone;
   const auto say_why = [&](const PendingKey& k) {
     WorkloadRecord& w = s.wl(k.id);
     if (cq.active) {
@@ -430,8 +431,7 @@ void EngineState::UpdateActive(ClusterQueueId id) {
       }
     } else {
       w.reason = reason::kSuspended;
-      w.message = stopped ? fmt::format("ClusterQueue {} is stopped", cq.name)
-                          : fmt::format("ClusterQueue {} is inactive", cq.name);
+      w.message = fmt::format("ClusterQueue {} is inactive", cq.name);
     }
   };
   for (const PendingKey& k : cq.heap) say_why(k);
