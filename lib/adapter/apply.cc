@@ -358,6 +358,7 @@ void EngineState::RequeueLocalQueueWorkloads(LocalQueueId lq) {
     const WorkloadRecord& w = s.workloads[i];
     if (w.deleted || w.state != WorkloadState::kPending || w.ns != l.ns || s.queue_names.Name(w.queue_name) != l.spec.name) continue;
     Enqueue(s, WorkloadId(i));
+    ReconcilePendingStatus(WorkloadId(i));  // the LocalQueue's stop policy changed: reconciled
   }
 }
 
@@ -425,9 +426,10 @@ void EngineState::UpdateActive(ClusterQueueId id) {
   const auto say_why = [&](const PendingKey& k) {
     WorkloadRecord& w = s.wl(k.id);
     if (cq.active) {
+      // The blockage is gone: Kueue's workload controller writes PendingEvaluation (§8.1).
       if (std::string_view(w.reason) == reason::kSuspended) {
-        w.reason = reason::kPending;
-        w.message.clear();
+        w.reason = reason::kPendingEvaluation;
+        w.message = CompactString::Static("Workload is pending evaluation in the scheduling queue");
       }
     } else {
       w.reason = reason::kSuspended;
@@ -473,7 +475,12 @@ void EngineState::Settle() {
   flush_requests_.clear();
   if (retry_unqueued_) {
     retry_unqueued_ = false;
+    std::vector<WorkloadId> waiting;
+    for (uint64_t k : s.unqueued) waiting.push_back(WorkloadId(static_cast<uint32_t>(k & 0xffffffffu)));
     RetryUnqueued(s);
+    // Those that found their queue are reconciled (the queue was created or resumed).
+    for (WorkloadId id : waiting)
+      if (s.wl(id).place != QueuePlace::kNone) ReconcilePendingStatus(id);
   }
 }
 

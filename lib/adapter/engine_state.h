@@ -133,8 +133,11 @@ class EngineState {
   absl::Status SetReclaimablePods(WorkloadId id, std::string_view pod_set, int32_t count);
   /// A workload that holds no quota becomes inactive (kDeactivated).
   void MarkInactive(WorkloadId id);
-  /// A pending workload just queued in an inactive ClusterQueue says so (reason Suspended).
-  void SayIfQueueInactive(WorkloadId id);
+  /// The status Kueue's workload controller writes on a pending workload when it reconciles it
+  /// (created, updated, requeued, activated, its queue created or resumed): its ClusterQueue is
+  /// inactive, its namespace is missing or not selected, or a resolved blockage becomes
+  /// PendingEvaluation; the scheduler's own reasons are kept (docs/semantics.md §8.1).
+  void ReconcilePendingStatus(WorkloadId id);
   /// A workload just activated and queued again (kActivated).
   void ReportActivated(WorkloadId id);
   /// Appends an event about `id` to the current call's events.

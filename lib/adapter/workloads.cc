@@ -20,6 +20,8 @@ namespace {
 constexpr const char* kDeactivatedMessage = "The workload is deactivated";
 constexpr const char* kReactivatedReason = "Reactivated";
 constexpr const char* kReactivatedMessage = "The workload was reactivated";
+constexpr const char* kPendingEvaluationMessage = "Workload is pending evaluation in the scheduling queue";
+constexpr const char* kNamespaceMismatchMessage = "workload namespace doesn't match ClusterQueue selector";
 
 constexpr std::string_view kQueueNameLabel = "kueue.x-k8s.io/queue-name";
 constexpr std::string_view kPriorityClassLabel = "kueue.x-k8s.io/priority-class";
@@ -224,6 +226,7 @@ void EngineState::SetWorkloadPriority(WorkloadId id, int32_t priority) {
   w.priority = priority;
   if (s.config.features.scheduling_equivalence_hashing) w.scan.reset();
   Enqueue(s, id);
+  ReconcilePendingStatus(id);
 }
 
 // ---- Validation against the state --------------------------------------------------------------
@@ -380,7 +383,7 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec, bool first_chang
       w.reason = reason::kPending;
       w.message.clear();
       Enqueue(s, id);
-      SayIfQueueInactive(id);
+      ReconcilePendingStatus(id);
       if (was_inactive) ReportActivated(id);
     } else if (was_inactive) {
       w.state = WorkloadState::kInactive;
@@ -497,16 +500,45 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec, bool first_chang
   w.state = WorkloadState::kPending;
   w.reason = reason::kPending;
   Enqueue(s, id);
-  SayIfQueueInactive(id);
+  ReconcilePendingStatus(id);
   return id;
 }
 
-void EngineState::SayIfQueueInactive(WorkloadId id) {
+void EngineState::ReconcilePendingStatus(WorkloadId id) {
   WorkloadRecord& w = s.wl(id);
-  if (w.place == QueuePlace::kNone || s.cq(w.queued_in).active) return;
-  // docs/semantics.md §3.9: a workload without a reservation reads "is inactive", never "is stopped".
-  w.reason = reason::kSuspended;
-  w.message = fmt::format("ClusterQueue {} is inactive", s.cq(w.queued_in).name);
+  // Outside every queue, Enqueue wrote the blocker (LocalQueue missing or inactive, ClusterQueue
+  // missing); the others are Kueue's resolveGranularUnadmittedQuotaReservedCondition, in its order.
+  if (w.state != WorkloadState::kPending || w.place == QueuePlace::kNone) return;
+  const ClusterQueueState& cq = s.cq(w.queued_in);
+  if (!cq.active) {
+    // docs/semantics.md §3.9: a workload without a reservation reads "is inactive", never "is stopped".
+    w.reason = reason::kSuspended;
+    w.message = fmt::format("ClusterQueue {} is inactive", cq.name);
+    return;
+  }
+  if (!w.ns.valid() || !s.namespaces[w.ns.value].exists) {
+    const std::string& ns = s.namespaces_names.Name(w.ns);
+    w.reason = reason::kMisconfigured;
+    w.message = fmt::format("workload namespace \"{}\" does not exist: namespaces \"{}\" not found", ns, ns);
+    return;
+  }
+  if (!NamespaceMatches(s, cq, w.ns)) {
+    w.reason = reason::kMisconfigured;
+    w.message = CompactString::Static(kNamespaceMismatchMessage);
+    return;
+  }
+  // Kept: a parked equivalent ("Bypassed ..."), the scheduler's own reasons until its next look,
+  // and a workload no condition was ever written on (UnadmittedWorkloadsExplicitStatus is off).
+  const std::string_view why(w.reason);
+  if (w.place == QueuePlace::kInadmissible && std::string_view(w.message) == kBypassedMessage) return;
+  if (why == reason::kPending || why == reason::kWaitingForQuota || why == reason::kNoMatchingFlavor ||
+      why == reason::kExceedsMaxQuota || why == reason::kWaitingForPreemptedWorkloads ||
+      why == reason::kPendingEvaluation)
+    return;
+  // A blockage that is gone (a queue resumed or created, the workload reactivated): pending
+  // evaluation again.
+  w.reason = reason::kPendingEvaluation;
+  w.message = CompactString::Static(kPendingEvaluationMessage);
 }
 
 // ---- Finishing, eviction, deletion -------------------------------------------------------------
@@ -549,9 +581,11 @@ absl::Status EngineState::ConfirmEvicted(WorkloadId id) {
     w.queue_time = evicted_at;
   if (w.active) {
     w.state = WorkloadState::kPending;
-    if (why == reason::kPreempted) w.reason = reason::kPendingEvaluation;
+    // Kueue's job reconciler clears the reservation with reason PendingEvaluation and the eviction's
+    // message, whatever the eviction was for.
+    w.reason = reason::kPendingEvaluation;
     Enqueue(s, id);
-    SayIfQueueInactive(id);
+    ReconcilePendingStatus(id);
     Event& e = AddEvent(EventKind::kRequeued, id, w.place == QueuePlace::kNone ? ClusterQueueId() : w.queued_in);
     e.reason = evicted_for;
   } else {
@@ -619,10 +653,8 @@ absl::Status EngineState::SetActive(WorkloadId id, bool active) {
     MarkInactive(id);
   } else {
     w.state = WorkloadState::kPending;
-    w.reason = reason::kPending;
-    w.message.clear();
     Enqueue(s, id);
-    SayIfQueueInactive(id);
+    ReconcilePendingStatus(id);  // Deactivated -> PendingEvaluation, unless blocked
     ReportActivated(id);
   }
   return absl::OkStatus();
@@ -683,7 +715,7 @@ absl::Status EngineState::SetReclaimablePods(WorkloadId id, std::string_view pod
     // equivalence class.
     if (requeue) {
       Enqueue(s, id);
-      SayIfQueueInactive(id);
+      ReconcilePendingStatus(id);
     }
     return absl::OkStatus();
   }

@@ -1,7 +1,7 @@
 // Kueue's workload life cycle outside the scheduler (issue 24): what its controllers change on
 // workloads between cycles. WorkloadPriorityClass value changes (docs/semantics.md §1.6.1), the
-// messages of pending workloads whose queue is stopped (§3.9) and reclaimable pods of workloads
-// without quota (§1.7.1).
+// messages of pending workloads whose queue is stopped (§3.9), reclaimable pods of workloads
+// without quota (§1.7.1) and the status the workload controller writes between cycles (§8.1).
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
@@ -35,7 +35,7 @@ std::vector<std::string> Preempted(const Engine& e, const CycleResult& r) { retu
 TEST_CASE("WorkloadPriorityClass: a value change rewrites the priority of the workloads that reference it",
           "[adapter][lifecycle][priority-class]") {
   Engine e = test::OneQueueEngine(4 * kCpu);
-  REQUIRE(e.Apply({Wpc("high", 100), Wpc("other", 7)}).ok());
+  REQUIRE(e.Apply(std::vector<ObjectSpec>{Wpc("high", 100), Wpc("other", 7)}).ok());
 
   SECTION("every state is updated, an explicit spec.priority included; other classes are not") {
     // Setup: `run` holds quota, `wait` is pending, `off` is inactive, `done` finished, `mine` names
@@ -57,7 +57,7 @@ TEST_CASE("WorkloadPriorityClass: a value change rewrites the priority of the wo
     CHECK(PriorityOf(e, "mine") == 5);
     CHECK(PriorityOf(e, "label") == 100);
 
-    REQUIRE(e.Apply({Wpc("high", 1000)}).ok());
+    REQUIRE(e.Apply(std::vector<ObjectSpec>{Wpc("high", 1000)}).ok());
     for (const char* name : {"run", "wait", "off", "done", "mine", "label"}) {
       INFO(name);
       CHECK(PriorityOf(e, name) == 1000);
@@ -71,7 +71,7 @@ TEST_CASE("WorkloadPriorityClass: a value change rewrites the priority of the wo
     // Setup: `mine` set spec.priority 5 and names `high`. Expect: re-applying high=100 leaves 5
     // (Kueue reconciles only on creation and value changes).
     REQUIRE(e.Submit(Classed(Workload("a", "mine").Queue("q").Request("cpu", kCpu).Priority(5), "high")).ok());
-    REQUIRE(e.Apply({Wpc("high", 100)}).ok());
+    REQUIRE(e.Apply(std::vector<ObjectSpec>{Wpc("high", 100)}).ok());
     CHECK(PriorityOf(e, "mine") == 5);
   }
 
@@ -79,7 +79,7 @@ TEST_CASE("WorkloadPriorityClass: a value change rewrites the priority of the wo
     REQUIRE(e.Submit(Classed(Workload("a", "w").Queue("q").Request("cpu", kCpu), "high")).ok());
     REQUIRE(e.Delete(ObjectRef{ObjectKind::kWorkloadPriorityClass, "", "high"}).ok());
     CHECK(PriorityOf(e, "w") == 100);  // deleting a class changes nobody
-    REQUIRE(e.Apply({Wpc("high", 3)}).ok());
+    REQUIRE(e.Apply(std::vector<ObjectSpec>{Wpc("high", 3)}).ok());
     CHECK(PriorityOf(e, "w") == 3);
   }
 }
@@ -89,14 +89,14 @@ TEST_CASE("WorkloadPriorityClass: a raised class lets a pending workload preempt
   // it may not preempt a higher priority. Expect: urgent=200 puts `hurry` back in the active queue
   // under its new key, and the next cycle preempts `run` for it.
   Engine e = test::OneQueueEngine(4 * kCpu, ClusterQueue("eng").WithinClusterQueue(WithinClusterQueuePolicy::kLowerPriority));
-  REQUIRE(e.Apply({Wpc("batch", 100), Wpc("urgent", 50)}).ok());
+  REQUIRE(e.Apply(std::vector<ObjectSpec>{Wpc("batch", 100), Wpc("urgent", 50)}).ok());
   REQUIRE(e.Submit(Classed(Workload("a", "run").Queue("q").Request("cpu", 4 * kCpu), "batch")).ok());
   e.ScheduleCycle();
   REQUIRE(e.Submit(Classed(Workload("a", "hurry").Queue("q").Request("cpu", 4 * kCpu), "urgent")).ok());
   CHECK(Preempted(e, e.ScheduleCycle()).empty());
   CHECK(e.GetWorkload("a", "hurry")->inadmissible);
 
-  REQUIRE(e.Apply({Wpc("urgent", 200)}).ok());
+  REQUIRE(e.Apply(std::vector<ObjectSpec>{Wpc("urgent", 200)}).ok());
   CHECK_FALSE(e.GetWorkload("a", "hurry")->inadmissible);
   CHECK(e.CheckInvariants().ok());
   CHECK(Preempted(e, e.ScheduleCycle()) == std::vector<std::string>{"a/run<-a/hurry"});
@@ -106,13 +106,13 @@ TEST_CASE("WorkloadPriorityClass: a lowered class makes an admitted workload a c
   // Setup: `run` (class prod=100) holds all 4 cpu; `dev` (class dev=50) is parked. Expect: prod=10
   // re-keys `run` among the preemption candidates and flushes the parked `dev`, which preempts it.
   Engine e = test::OneQueueEngine(4 * kCpu, ClusterQueue("eng").WithinClusterQueue(WithinClusterQueuePolicy::kLowerPriority));
-  REQUIRE(e.Apply({Wpc("prod", 100), Wpc("dev", 50)}).ok());
+  REQUIRE(e.Apply(std::vector<ObjectSpec>{Wpc("prod", 100), Wpc("dev", 50)}).ok());
   REQUIRE(e.Submit(Classed(Workload("a", "run").Queue("q").Request("cpu", 4 * kCpu), "prod")).ok());
   e.ScheduleCycle();
   REQUIRE(e.Submit(Classed(Workload("a", "dev").Queue("q").Request("cpu", 4 * kCpu), "dev")).ok());
   CHECK(Preempted(e, e.ScheduleCycle()).empty());
 
-  REQUIRE(e.Apply({Wpc("prod", 10)}).ok());
+  REQUIRE(e.Apply(std::vector<ObjectSpec>{Wpc("prod", 10)}).ok());
   CHECK(e.CheckInvariants().ok());
   CHECK(Preempted(e, e.ScheduleCycle()) == std::vector<std::string>{"a/run<-a/dev"});
 }
@@ -123,13 +123,13 @@ TEST_CASE("WorkloadPriorityClass: pending order follows the new value, and snaps
   // mid=20) wait. Expect: after low=30, `a1` heads the queue and is admitted when `x` finishes, in
   // the engine and in one restored from a snapshot taken after the change.
   Engine e = test::OneQueueEngine(kCpu, ClusterQueue("eng").Strict());
-  REQUIRE(e.Apply({Wpc("low", 10), Wpc("mid", 20)}).ok());
+  REQUIRE(e.Apply(std::vector<ObjectSpec>{Wpc("low", 10), Wpc("mid", 20)}).ok());
   REQUIRE(e.Submit(Workload("a", "x").Queue("q").Request("cpu", kCpu)).ok());
   e.ScheduleCycle();
   REQUIRE(e.Submit(Classed(Workload("a", "a1").Queue("q").Request("cpu", kCpu).Created(Time::FromUnixSeconds(1)), "low")).ok());
   REQUIRE(e.Submit(Classed(Workload("a", "b1").Queue("q").Request("cpu", kCpu).Created(Time::FromUnixSeconds(2)), "mid")).ok());
   e.ScheduleCycle();
-  REQUIRE(e.Apply({Wpc("low", 30)}).ok());
+  REQUIRE(e.Apply(std::vector<ObjectSpec>{Wpc("low", 30)}).ok());
   REQUIRE(e.CheckInvariants().ok());
   absl::StatusOr<std::string> saved = e.Save();
   REQUIRE(saved.ok());
@@ -153,7 +153,7 @@ TEST_CASE("Stopped queues: pending workloads read 'is inactive', workloads holdi
     REQUIRE(e.Submit(Workload("a", "run").Queue("q").Request("cpu", kCpu)).ok());
     e.ScheduleCycle();
     REQUIRE(e.Submit(Workload("a", "wait").Queue("q").Request("cpu", kCpu)).ok());
-    REQUIRE(e.Apply({ClusterQueue("eng").Flavor("default", {Q("cpu", kCpu)}).Stop(StopPolicy::kHoldAndDrain)}).ok());
+    REQUIRE(e.Apply(std::vector<ObjectSpec>{ClusterQueue("eng").Flavor("default", {Q("cpu", kCpu)}).Stop(StopPolicy::kHoldAndDrain)}).ok());
     const auto wait = e.GetWorkload("a", "wait");
     CHECK(wait->reason == "Suspended");
     CHECK(wait->message == "ClusterQueue eng is inactive");
@@ -176,7 +176,7 @@ TEST_CASE("Stopped queues: pending workloads read 'is inactive', workloads holdi
     REQUIRE(e.Submit(Workload("a", "wait").Queue("q").Request("cpu", kCpu)).ok());
     LocalQueueSpec lq = std::get<LocalQueueSpec>(test::LocalQueue("a", "q", "eng"));
     lq.stop_policy = StopPolicy::kHoldAndDrain;
-    REQUIRE(e.Apply({lq}).ok());
+    REQUIRE(e.Apply(std::vector<ObjectSpec>{lq}).ok());
     CHECK(e.GetWorkload("a", "wait")->reason == "Suspended");
     CHECK(e.GetWorkload("a", "wait")->message == "LocalQueue q is inactive");
     CHECK(e.GetWorkload("a", "run")->message == "The LocalQueue is stopped");
@@ -247,6 +247,56 @@ TEST_CASE("Reclaimable pods: a pending workload requests only the pods still to 
     REQUIRE(restored.ok());
     CHECK(restored->GetClusterQueue("eng")->usage[0].usage == kCpu);
     CHECK(restored->CheckInvariants().ok());
+  }
+}
+
+TEST_CASE("Controller status: what the workload controller writes on pending workloads between cycles",
+          "[adapter][lifecycle][controller-status]") {
+  SECTION("namespace not selected, at submission") {
+    // Setup: the queue selects nothing (no namespaceSelector). Expect: Misconfigured with Kueue's
+    // admissibility text before any cycle.
+    Engine e = test::OneQueueEngine(kCpu, ClusterQueue("eng").NoNamespaceSelector());
+    REQUIRE(e.Submit(Workload("a", "w").Queue("q").Request("cpu", kCpu)).ok());
+    const auto w = e.GetWorkload("a", "w");
+    CHECK(w->reason == "Misconfigured");
+    CHECK(w->message == "workload namespace doesn't match ClusterQueue selector");
+  }
+  SECTION("a fresh workload carries no condition; a resolved blockage reads PendingEvaluation") {
+    // Setup: LocalQueue q stopped, then resumed. Expect: Suspended "LocalQueue q is inactive", then
+    // PendingEvaluation; a workload submitted to a running queue stays reason Pending, no message.
+    Engine e = test::OneQueueEngine(kCpu);
+    LocalQueueSpec lq = std::get<LocalQueueSpec>(test::LocalQueue("a", "q", "eng"));
+    lq.stop_policy = StopPolicy::kHold;
+    REQUIRE(e.Apply(lq).ok());
+    REQUIRE(e.Submit(Workload("a", "w").Queue("q").Request("cpu", kCpu)).ok());
+    CHECK(e.GetWorkload("a", "w")->message == "LocalQueue q is inactive");
+    lq.stop_policy = StopPolicy::kNone;
+    REQUIRE(e.Apply(lq).ok());
+    CHECK(e.GetWorkload("a", "w")->reason == "PendingEvaluation");
+    CHECK(e.GetWorkload("a", "w")->message == "Workload is pending evaluation in the scheduling queue");
+    REQUIRE(e.Submit(Workload("a", "fresh").Queue("q").Request("cpu", kCpu)).ok());
+    CHECK(e.GetWorkload("a", "fresh")->reason == "Pending");
+    CHECK(e.GetWorkload("a", "fresh")->message.empty());
+  }
+  SECTION("released after a host eviction: PendingEvaluation with the eviction's message") {
+    Engine e = test::OneQueueEngine(kCpu);
+    REQUIRE(e.Submit(Workload("a", "w").Queue("q").Request("cpu", kCpu)).ok());
+    e.ScheduleCycle();
+    REQUIRE(e.Evict("a", "w", "NodeFailures", "node n-1 failed").ok());
+    REQUIRE(e.ConfirmEvicted("a", "w").ok());
+    CHECK(e.GetWorkload("a", "w")->reason == "PendingEvaluation");
+    CHECK(e.GetWorkload("a", "w")->message == "node n-1 failed");
+    CHECK(e.LastEvents()[0].reason == std::string("NodeFailures"));  // the event keeps why
+  }
+  SECTION("reactivated: Deactivated becomes PendingEvaluation") {
+    Engine e = test::OneQueueEngine(kCpu);
+    REQUIRE(e.Submit(Workload("a", "w").Queue("q").Request("cpu", kCpu)).ok());
+    REQUIRE(e.Deactivate("a", "w").ok());
+    CHECK(e.GetWorkload("a", "w")->reason == "Deactivated");
+    CHECK(e.GetWorkload("a", "w")->message == "The workload is deactivated");
+    REQUIRE(e.Activate("a", "w").ok());
+    CHECK(e.GetWorkload("a", "w")->reason == "PendingEvaluation");
+    CHECK(e.GetWorkload("a", "w")->message == "Workload is pending evaluation in the scheduling queue");
   }
 }
 
