@@ -155,7 +155,7 @@ absl::Status EngineState::Apply(std::span<const ObjectSpec> objects) {
                    [&](const CohortSpec& x) { ApplyCohort(x); },
                    [&](const ClusterQueueSpec& x) { ApplyClusterQueue(x); },
                    [&](const LocalQueueSpec& x) { ApplyLocalQueue(x); },
-                   [&](const WorkloadPriorityClassSpec& x) { s.workload_priority_classes[x.name] = x; },
+                   [&](const WorkloadPriorityClassSpec& x) { ApplyWorkloadPriorityClass(x); },
                    [&](const PriorityClassSpec& x) { s.priority_classes[x.name] = x; },
                    [&](const WorkloadSpec&) {},
                },
@@ -358,6 +358,7 @@ void EngineState::RequeueLocalQueueWorkloads(LocalQueueId lq) {
     const WorkloadRecord& w = s.workloads[i];
     if (w.deleted || w.state != WorkloadState::kPending || w.ns != l.ns || s.queue_names.Name(w.queue_name) != l.spec.name) continue;
     Enqueue(s, WorkloadId(i));
+    ReconcilePendingStatus(WorkloadId(i));  // the LocalQueue's stop policy changed: reconciled
   }
 }
 
@@ -418,20 +419,21 @@ void EngineState::UpdateActive(ClusterQueueId id) {
     for (size_t i = 0; i < why.size(); ++i) cq.active_message += (i ? ", " : "") + why[i];
     cq.active_message += ".";
   }
-  // Pending workloads of an inactive queue say why they wait (workload controller, docs/semantics.md §8).
+  // Pending workloads of an inactive queue say why they wait (workload controller, docs/semantics.md §8):
+  // "is inactive" whether the queue is stopped or misses a flavor; "is stopped" is only written on
+  // workloads that hold quota (§3.9).
   if (!cq.exists) return;
-  const bool stopped = cq.spec.stop_policy != StopPolicy::kNone;
   const auto say_why = [&](const PendingKey& k) {
     WorkloadRecord& w = s.wl(k.id);
     if (cq.active) {
+      // The blockage is gone: Kueue's workload controller writes PendingEvaluation (§8.1).
       if (std::string_view(w.reason) == reason::kSuspended) {
-        w.reason = reason::kPending;
-        w.message.clear();
+        w.reason = reason::kPendingEvaluation;
+        w.message = CompactString::Static("Workload is pending evaluation in the scheduling queue");
       }
     } else {
       w.reason = reason::kSuspended;
-      w.message = stopped ? fmt::format("ClusterQueue {} is stopped", cq.name)
-                          : fmt::format("ClusterQueue {} is inactive", cq.name);
+      w.message = fmt::format("ClusterQueue {} is inactive", cq.name);
     }
   };
   for (const PendingKey& k : cq.heap) say_why(k);
@@ -473,7 +475,12 @@ void EngineState::Settle() {
   flush_requests_.clear();
   if (retry_unqueued_) {
     retry_unqueued_ = false;
+    std::vector<WorkloadId> waiting;
+    for (uint64_t k : s.unqueued) waiting.push_back(WorkloadId(static_cast<uint32_t>(k & 0xffffffffu)));
     RetryUnqueued(s);
+    // Those that found their queue are reconciled (the queue was created or resumed).
+    for (WorkloadId id : waiting)
+      if (s.wl(id).place != QueuePlace::kNone) ReconcilePendingStatus(id);
   }
 }
 

@@ -133,6 +133,11 @@ class EngineState {
   absl::Status SetReclaimablePods(WorkloadId id, std::string_view pod_set, int32_t count);
   /// A workload that holds no quota becomes inactive (kDeactivated).
   void MarkInactive(WorkloadId id);
+  /// The status Kueue's workload controller writes on a pending workload when it reconciles it
+  /// (created, updated, requeued, activated, its queue created or resumed): its ClusterQueue is
+  /// inactive, its namespace is missing or not selected, or a resolved blockage becomes
+  /// PendingEvaluation; the scheduler's own reasons are kept (docs/semantics.md §8.1).
+  void ReconcilePendingStatus(WorkloadId id);
   /// A workload just activated and queued again (kActivated).
   void ReportActivated(WorkloadId id);
   /// Appends an event about `id` to the current call's events.
@@ -162,6 +167,13 @@ class EngineState {
   FrId InternFr(FlavorId f, ResourceId r);
   /// The priority a new workload gets (docs/semantics.md §1.6).
   int32_t ResolvePriority(const WorkloadSpec& spec) const;
+  /// Records a WorkloadPriorityClass; when it is new or its value changed, every workload that
+  /// references it takes the new value (Kueue's WorkloadPriorityClass controller, docs/semantics.md §1.6.1).
+  void ApplyWorkloadPriorityClass(const WorkloadPriorityClassSpec& spec);
+  /// Changes a workload's priority in place, re-keying whatever orders it: the preemption-candidate
+  /// set of a workload holding quota (and a flush of its cohort tree), the pending queue of a
+  /// pending one (which goes back to the active queue, as any spec change does).
+  void SetWorkloadPriority(WorkloadId id, int32_t priority);
   /// Recomputes the quota trees marked dirty, the active state of queues, then performs the flush
   /// requests and retries unqueued workloads.
   void Settle();

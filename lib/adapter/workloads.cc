@@ -20,6 +20,8 @@ namespace {
 constexpr const char* kDeactivatedMessage = "The workload is deactivated";
 constexpr const char* kReactivatedReason = "Reactivated";
 constexpr const char* kReactivatedMessage = "The workload was reactivated";
+constexpr const char* kPendingEvaluationMessage = "Workload is pending evaluation in the scheduling queue";
+constexpr const char* kNamespaceMismatchMessage = "workload namespace doesn't match ClusterQueue selector";
 
 constexpr std::string_view kQueueNameLabel = "kueue.x-k8s.io/queue-name";
 constexpr std::string_view kPriorityClassLabel = "kueue.x-k8s.io/priority-class";
@@ -167,6 +169,66 @@ int32_t EngineState::ResolvePriority(const WorkloadSpec& spec) const {
   return found ? lowest : 0;
 }
 
+namespace {
+
+// The WorkloadPriorityClass a recorded workload references: its priorityClassRef, else its
+// `kueue.x-k8s.io/priority-class` label (from which Kueue's job reconciler fills the reference).
+// Empty when it references none (or a scheduling.k8s.io PriorityClass).
+std::string_view ReferencedWorkloadPriorityClass(const WorkloadRecord& w) {
+  if (!w.extras) return {};
+  const PriorityClassRef& ref = w.extras->priority_class;
+  if (ref.source == PriorityClassSource::kWorkloadPriorityClass) return ref.name;
+  if (ref.source != PriorityClassSource::kNone) return {};
+  if (const std::string* v = FindLabel(w.extras->labels, kPriorityClassLabel)) return *v;
+  return {};
+}
+
+}  // namespace
+
+void EngineState::ApplyWorkloadPriorityClass(const WorkloadPriorityClassSpec& spec) {
+  auto it = s.workload_priority_classes.find(spec.name);
+  // Kueue reconciles a class when it is created (it may be a re-creation with another value) and
+  // when its value changes; an update that keeps the value touches no workload.
+  const bool sync = it == s.workload_priority_classes.end() || it->second.value != spec.value;
+  s.workload_priority_classes[spec.name] = spec;
+  if (!sync) return;
+  // Every workload that references the class, whatever its state (pending, holding quota, being
+  // evicted, inactive or finished), and even when its spec set a priority explicitly: the
+  // controller writes spec.priority. Slots in id order, so the order of the changes is fixed.
+  for (uint32_t i = 0; i < s.workloads.size(); ++i) {
+    const WorkloadRecord& w = s.workloads[i];
+    if (w.deleted || w.priority == spec.value || ReferencedWorkloadPriorityClass(w) != spec.name) continue;
+    SetWorkloadPriority(WorkloadId(i), spec.value);
+  }
+}
+
+void EngineState::SetWorkloadPriority(WorkloadId id, int32_t priority) {
+  WorkloadRecord& w = s.wl(id);
+  if (w.admission) {
+    // Re-ordered among the preemption candidates; Kueue's workload controller also moves the
+    // inadmissible workloads of the cohort tree back to their queues.
+    ClusterQueueState& cq = s.cq(w.admission->cluster_queue);
+    CandidateSet& set = w.admission->evicted ? cq.evicting : cq.admitted;
+    set.erase(CandidateKeyOf(s, id));
+    w.priority = priority;
+    set.insert(CandidateKeyOf(s, id));
+    RequestFlush(s, w.admission->cluster_queue);
+    return;
+  }
+  if (w.state != WorkloadState::kPending) {
+    w.priority = priority;  // inactive or finished: in no queue
+    return;
+  }
+  // Pending: out of its queue under the old key, back under the new one. As for any spec change,
+  // a parked workload returns to the active queue unless its (new) equivalence class is blocked,
+  // and the flavor scan survives only when equivalence hashing is off (the hash covers priority).
+  RemoveFromQueues(s, id);
+  w.priority = priority;
+  if (s.config.features.scheduling_equivalence_hashing) w.scan.reset();
+  Enqueue(s, id);
+  ReconcilePendingStatus(id);
+}
+
 // ---- Validation against the state --------------------------------------------------------------
 
 absl::Status EngineState::CheckWorkload(const WorkloadSpec& spec, std::span<const ObjectSpec> batch) const {
@@ -287,14 +349,7 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec, bool first_chang
     const int32_t priority = ResolvePriority(spec);
     if (w.admission) {
       // Holding quota: priority and `active` may change.
-      if (priority != w.priority) {
-        ClusterQueueState& cq = s.cq(w.admission->cluster_queue);
-        CandidateSet& set = w.admission->evicted ? cq.evicting : cq.admitted;
-        set.erase(CandidateKeyOf(s, id));
-        w.priority = priority;
-        set.insert(CandidateKeyOf(s, id));
-        RequestFlush(s, w.admission->cluster_queue);
-      }
+      if (priority != w.priority) SetWorkloadPriority(id, priority);
       SetPriorityClassRef(w, spec.priority_class);
       w.active = spec.active;
       if (!spec.active && !w.admission->evicted)
@@ -314,11 +369,13 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec, bool first_chang
     w.scan.reset();
     w.uid = spec.uid;
     // The new spec replaces the old one: empty fields clear what was there.
-    if (w.extras || !spec.job_uid.empty() || !spec.labels.empty() || !spec.conditions.empty()) {
+    if (w.extras || !spec.job_uid.empty() || !spec.labels.empty() || !spec.conditions.empty() ||
+        !spec.reclaimable_pods.empty()) {
       if (!w.extras) w.extras = std::make_unique<WorkloadExtras>();
       w.extras->job_uid = spec.job_uid;
       w.extras->labels = spec.labels;
       w.extras->conditions = spec.conditions;
+      w.extras->reclaimable_pods = spec.reclaimable_pods;  // its request shrinks by them (§1.7.1)
     }
     SetPriorityClassRef(w, spec.priority_class);
     if (w.active) {
@@ -326,10 +383,11 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec, bool first_chang
       w.reason = reason::kPending;
       w.message.clear();
       Enqueue(s, id);
+      ReconcilePendingStatus(id);
       if (was_inactive) ReportActivated(id);
     } else if (was_inactive) {
       w.state = WorkloadState::kInactive;
-      w.reason = reason::kInadmissible;
+      w.reason = reason::kDeactivated;
       w.message = CompactString::Static(kDeactivatedMessage);
     } else {
       MarkInactive(id);
@@ -389,9 +447,10 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec, bool first_chang
       const PodSetShape& ps = sh.pod_sets[idx];
       AdmissionRecord::PodSet& out = a->pod_sets[idx];
       out.count = psa.count.value_or(ps.count);
-      int32_t reclaimable = 0;
-      for (const auto& [name, n] : spec.reclaimable_pods)
-        if (name == psa.name) reclaimable = std::min(n, out.count);
+      // Of the admitted pods, those that no longer count: Kueue's usage keeps
+      // min(admitted count, spec count - reclaimable) pods (totalRequestsFromAdmission).
+      const int32_t reclaimable =
+          std::clamp(out.count - CountAfterReclaim(w, ps), int32_t{0}, std::max(out.count, int32_t{0}));
       out.reclaimable = reclaimable;
       for (const auto& [res, flavor] : psa.flavors) {
         const ResourceId rid = s.catalog.InternResource(res);
@@ -434,20 +493,52 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec, bool first_chang
   }
   if (!w.active) {
     w.state = WorkloadState::kInactive;
-    w.reason = reason::kInadmissible;
+    w.reason = reason::kDeactivated;
     w.message = CompactString::Static(kDeactivatedMessage);
     return id;
   }
   w.state = WorkloadState::kPending;
   w.reason = reason::kPending;
   Enqueue(s, id);
-  if (w.place != QueuePlace::kNone && !s.cq(w.queued_in).active) {
-    const ClusterQueueState& cq = s.cq(w.queued_in);
-    w.reason = reason::kSuspended;
-    w.message = cq.spec.stop_policy != StopPolicy::kNone ? fmt::format("ClusterQueue {} is stopped", cq.name)
-                                                         : fmt::format("ClusterQueue {} is inactive", cq.name);
-  }
+  ReconcilePendingStatus(id);
   return id;
+}
+
+void EngineState::ReconcilePendingStatus(WorkloadId id) {
+  WorkloadRecord& w = s.wl(id);
+  // Outside every queue, Enqueue wrote the blocker (LocalQueue missing or inactive, ClusterQueue
+  // missing); the others are Kueue's resolveGranularUnadmittedQuotaReservedCondition, in its order.
+  if (w.state != WorkloadState::kPending || w.place == QueuePlace::kNone) return;
+  const ClusterQueueState& cq = s.cq(w.queued_in);
+  if (!cq.active) {
+    // docs/semantics.md §3.9: a workload without a reservation reads "is inactive", never "is stopped".
+    w.reason = reason::kSuspended;
+    w.message = fmt::format("ClusterQueue {} is inactive", cq.name);
+    return;
+  }
+  if (!w.ns.valid() || !s.namespaces[w.ns.value].exists) {
+    const std::string& ns = s.namespaces_names.Name(w.ns);
+    w.reason = reason::kMisconfigured;
+    w.message = fmt::format("workload namespace \"{}\" does not exist: namespaces \"{}\" not found", ns, ns);
+    return;
+  }
+  if (!NamespaceMatches(s, cq, w.ns)) {
+    w.reason = reason::kMisconfigured;
+    w.message = CompactString::Static(kNamespaceMismatchMessage);
+    return;
+  }
+  // Kept: a parked equivalent ("Bypassed ..."), the scheduler's own reasons until its next look,
+  // and a workload no condition was ever written on (UnadmittedWorkloadsExplicitStatus is off).
+  const std::string_view why(w.reason);
+  if (w.place == QueuePlace::kInadmissible && std::string_view(w.message) == kBypassedMessage) return;
+  if (why == reason::kPending || why == reason::kWaitingForQuota || why == reason::kNoMatchingFlavor ||
+      why == reason::kExceedsMaxQuota || why == reason::kWaitingForPreemptedWorkloads ||
+      why == reason::kPendingEvaluation)
+    return;
+  // A blockage that is gone (a queue resumed or created, the workload reactivated): pending
+  // evaluation again.
+  w.reason = reason::kPendingEvaluation;
+  w.message = CompactString::Static(kPendingEvaluationMessage);
 }
 
 // ---- Finishing, eviction, deletion -------------------------------------------------------------
@@ -490,8 +581,11 @@ absl::Status EngineState::ConfirmEvicted(WorkloadId id) {
     w.queue_time = evicted_at;
   if (w.active) {
     w.state = WorkloadState::kPending;
-    if (why == reason::kPreempted) w.reason = reason::kPendingEvaluation;
+    // Kueue's job reconciler clears the reservation with reason PendingEvaluation and the eviction's
+    // message, whatever the eviction was for.
+    w.reason = reason::kPendingEvaluation;
     Enqueue(s, id);
+    ReconcilePendingStatus(id);
     Event& e = AddEvent(EventKind::kRequeued, id, w.place == QueuePlace::kNone ? ClusterQueueId() : w.queued_in);
     e.reason = evicted_for;
   } else {
@@ -559,9 +653,8 @@ absl::Status EngineState::SetActive(WorkloadId id, bool active) {
     MarkInactive(id);
   } else {
     w.state = WorkloadState::kPending;
-    w.reason = reason::kPending;
-    w.message.clear();
     Enqueue(s, id);
+    ReconcilePendingStatus(id);  // Deactivated -> PendingEvaluation, unless blocked
     ReportActivated(id);
   }
   return absl::OkStatus();
@@ -570,7 +663,7 @@ absl::Status EngineState::SetActive(WorkloadId id, bool active) {
 void EngineState::MarkInactive(WorkloadId id) {
   WorkloadRecord& w = s.wl(id);
   w.state = WorkloadState::kInactive;
-  w.reason = reason::kInadmissible;
+  w.reason = reason::kDeactivated;
   w.message = CompactString::Static(kDeactivatedMessage);
   Event& e = AddEvent(EventKind::kDeactivated, id, ClusterQueueId());
   e.reason = eviction_reason::kDeactivated;
@@ -592,25 +685,44 @@ absl::Status EngineState::SetReclaimablePods(WorkloadId id, std::string_view pod
   while (index < shape.pod_sets.size() && shape.pod_sets[index].name != pod_set) ++index;
   if (index == shape.pod_sets.size())
     return absl::NotFoundError(fmt::format("{}: status.reclaimablePods: no pod set named '{}'", label, pod_set));
-  if (!w.admission)
-    return absl::FailedPreconditionError(fmt::format(
-        "{}: status.reclaimablePods[{}]: the workload holds no quota (state {})", label, pod_set, WorkloadStateName(w.state)));
-  AdmissionRecord& a = *w.admission;
-  AdmissionRecord::PodSet& ps = a.pod_sets[index];
-  if (count < 0 || count > ps.count)
+  if (w.state == WorkloadState::kFinished)
+    return absl::FailedPreconditionError(fmt::format("{}: status.reclaimablePods[{}]: the workload is finished", label, pod_set));
+  // Kueue's webhook: at most the pod set's count; no decrease while the workload holds quota.
+  const int32_t spec_count = shape.pod_sets[index].count;
+  if (count < 0 || count > spec_count)
     return absl::InvalidArgumentError(fmt::format(
-        "{}: status.reclaimablePods[{}].count: {} is outside 0..{} (the admitted count)", label, pod_set, count, ps.count));
-  if (count < ps.reclaimable)
+        "{}: status.reclaimablePods[{}].count: {} is outside 0..{} (the pod set's count)", label, pod_set, count, spec_count));
+  int32_t reported = 0;
+  if (w.extras)
+    for (const auto& [name, n] : w.extras->reclaimable_pods)
+      if (name == pod_set) reported = n;
+  if (w.admission && count < reported)
     return absl::InvalidArgumentError(fmt::format(
         "{}: status.reclaimablePods[{}].count: cannot decrease from {} to {} while the workload holds quota", label,
-        pod_set, ps.reclaimable, count));
-  if (count == ps.reclaimable) return absl::OkStatus();
-  ps.reclaimable = count;
+        pod_set, reported, count));
+  if (count == reported) return absl::OkStatus();
+  // A pending workload leaves its queue under its old equivalence class before the count changes it.
+  const bool requeue = !w.admission && w.state == WorkloadState::kPending;
+  if (requeue) RemoveFromQueues(s, id);
   if (!w.extras) w.extras = std::make_unique<WorkloadExtras>();
   auto& list = w.extras->reclaimable_pods;
   auto it = std::find_if(list.begin(), list.end(), [&](const auto& p) { return p.first == pod_set; });
   if (it == list.end()) list.emplace_back(std::string(pod_set), count);
   else it->second = count;
+  if (!w.admission) {
+    // Without quota the request shrinks (docs/semantics.md §1.7.1). Like any status change Kueue's
+    // queue manager sees, it moves a parked workload back to the active queue, under its new
+    // equivalence class.
+    if (requeue) {
+      Enqueue(s, id);
+      ReconcilePendingStatus(id);
+    }
+    return absl::OkStatus();
+  }
+  AdmissionRecord& a = *w.admission;
+  AdmissionRecord::PodSet& ps = a.pod_sets[index];
+  // Kueue keeps min(admitted count, spec count - reclaimable) pods' usage.
+  ps.reclaimable = std::clamp(ps.count - (spec_count - count), int32_t{0}, std::max(ps.count, int32_t{0}));
   // The usage of the pods still running, per FR; the released part leaves the quota tree at once.
   FrUsage usage;
   for (const AdmissionRecord::PodSet& p : a.pod_sets) {

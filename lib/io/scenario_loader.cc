@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 
+#include "absl/strings/ascii.h"
 #include "fmt/format.h"
 #include "io/config_reader.h"
 #include "io/hyperpod_expand.h"
@@ -54,7 +55,8 @@ constexpr std::pair<std::string_view, ObjectKind> kKinds[] = {
 
 constexpr std::string_view kActions[] = {"schedule", "apply",   "delete",
                                          "finish",   "evictionDone", "advance",
-                                         "preemptionTargets", "assignFlavors", "submit"};
+                                         "preemptionTargets", "assignFlavors", "submit",
+                                         "evict", "deactivate", "activate", "reclaimablePods"};
 
 // Reads a scenario document; names defined so far are tracked to validate references.
 class ScenarioReader {
@@ -296,7 +298,8 @@ class ScenarioReader {
       return step;
     }
     c.CheckKeys({"schedule", "apply", "delete", "finish", "evictionDone", "advance",
-                 "preemptionTargets", "assignFlavors", "submit", "expect"});
+                 "preemptionTargets", "assignFlavors", "submit", "evict", "deactivate", "activate",
+                 "reclaimablePods", "expect"});
     if (!ctx_->ok()) return step;
     std::vector<std::string_view> actions;
     for (std::string_view a : kActions) {
@@ -330,6 +333,14 @@ class ScenarioReader {
       step.action = FinishStep{WorkloadList(v)};
     } else if (action == "evictionDone") {
       step.action = EvictionDoneStep{WorkloadList(v)};
+    } else if (action == "evict") {
+      step.action = ReadEvict(v);
+    } else if (action == "deactivate") {
+      step.action = DeactivateStep{WorkloadList(v)};
+    } else if (action == "activate") {
+      step.action = ActivateStep{WorkloadList(v)};
+    } else if (action == "reclaimablePods") {
+      step.action = ReadReclaimablePods(v);
     } else if (action == "advance") {
       const std::string text = v.RequiredString();
       if (!ctx_->ok()) return step;
@@ -369,6 +380,72 @@ class ScenarioReader {
     s.until_stable = v["untilStable"].OptBool().value_or(false);
     if (s.until_stable && v.Has("cycles")) v["cycles"].Fail("cannot be used with untilStable");
     return s;
+  }
+
+  // `evict: [{workload, reason, message}]`. The reason is checked here as the engine checks it
+  // (a Kubernetes condition reason), so a bad one is reported at its line.
+  EvictStep ReadEvict(const Cursor& v) {
+    EvictStep out;
+    if (!v.present() || !v.ExpectSequence()) {
+      if (ctx_->ok()) v.Fail("expected a list of {workload, reason, message}");
+      return out;
+    }
+    for (const Cursor& item : v.Items()) {
+      if (!item.ExpectMap()) {
+        if (ctx_->ok()) item.Fail("expected {workload, reason, message}");
+        break;
+      }
+      item.CheckKeys({"workload", "reason", "message"});
+      EvictStep::Item e;
+      e.workload = WorkloadRef(item["workload"]);
+      if (!ctx_->ok()) break;
+      const Cursor reason = item["reason"];
+      e.reason = reason.RequiredString();
+      if (!ctx_->ok()) break;
+      const std::string_view r = e.reason;
+      const bool valid = r.size() <= 1024 && absl::ascii_isalpha(static_cast<unsigned char>(r.front())) &&
+                         std::all_of(r.begin(), r.end(), [](char ch) {
+                           return absl::ascii_isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == ',' ||
+                                  ch == ':';
+                         }) &&
+                         r.back() != ',' && r.back() != ':';
+      if (!valid) {
+        reason.Fail(fmt::format("\"{}\" is not a condition reason (CamelCase, such as NodeFailures)", e.reason));
+        break;
+      }
+      e.message = item["message"].String();
+      if (!ctx_->ok()) break;
+      out.items.push_back(std::move(e));
+    }
+    return out;
+  }
+
+  // `reclaimablePods: [{workload, podSet, count}]`; the pod set is checked when the step runs.
+  ReclaimablePodsStep ReadReclaimablePods(const Cursor& v) {
+    ReclaimablePodsStep out;
+    if (!v.present() || !v.ExpectSequence()) {
+      if (ctx_->ok()) v.Fail("expected a list of {workload, podSet, count}");
+      return out;
+    }
+    for (const Cursor& item : v.Items()) {
+      if (!item.ExpectMap()) {
+        if (ctx_->ok()) item.Fail("expected {workload, podSet, count}");
+        break;
+      }
+      item.CheckKeys({"workload", "podSet", "count"});
+      ReclaimablePodsStep::Item r;
+      r.workload = WorkloadRef(item["workload"]);
+      if (!ctx_->ok()) break;
+      r.pod_set = item["podSet"].OptString().value_or("main");
+      const Cursor count = item["count"];
+      if (!count.present()) count.Fail("is required");
+      if (!ctx_->ok()) break;
+      const std::optional<int64_t> n = count.OptInt(0, std::numeric_limits<int32_t>::max());
+      if (!ctx_->ok() || !n) break;
+      r.count = static_cast<int32_t>(*n);
+      out.items.push_back(std::move(r));
+    }
+    return out;
   }
 
   DeleteStep ReadDelete(const Cursor& v) {
@@ -615,7 +692,8 @@ class ScenarioReader {
 const char* StepActionName(const StepAction& action) {
   static constexpr const char* kNames[] = {"schedule", "apply",   "delete",
                                            "finish",   "evictionDone", "advance",
-                                           "preemptionTargets", "assignFlavors", "submit"};
+                                           "preemptionTargets", "assignFlavors", "submit",
+                                           "evict", "deactivate", "activate", "reclaimablePods"};
   return kNames[action.index()];
 }
 

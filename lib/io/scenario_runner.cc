@@ -126,6 +126,34 @@ absl::Status Execute(const ScenarioConfig& config, const ScenarioStep& step, Eng
     }
     return absl::OkStatus();
   }
+  if (const auto* s = std::get_if<EvictStep>(&action)) {
+    for (const EvictStep::Item& e : s->items) {
+      const auto [ns, name] = SplitWorkloadName(e.workload);
+      QM_RETURN_IF_ERROR(engine.Evict(ns, name, e.reason, e.message));
+    }
+    return absl::OkStatus();
+  }
+  if (const auto* s = std::get_if<DeactivateStep>(&action)) {
+    for (const std::string& w : s->workloads) {
+      const auto [ns, name] = SplitWorkloadName(w);
+      QM_RETURN_IF_ERROR(engine.Deactivate(ns, name));
+    }
+    return absl::OkStatus();
+  }
+  if (const auto* s = std::get_if<ActivateStep>(&action)) {
+    for (const std::string& w : s->workloads) {
+      const auto [ns, name] = SplitWorkloadName(w);
+      QM_RETURN_IF_ERROR(engine.Activate(ns, name));
+    }
+    return absl::OkStatus();
+  }
+  if (const auto* s = std::get_if<ReclaimablePodsStep>(&action)) {
+    for (const ReclaimablePodsStep::Item& item : s->items) {
+      const auto [ns, name] = SplitWorkloadName(item.workload);
+      QM_RETURN_IF_ERROR(engine.SetReclaimablePods(ns, name, item.pod_set, item.count));
+    }
+    return absl::OkStatus();
+  }
   if (const auto* s = std::get_if<AdvanceStep>(&action)) return engine.SetNow(engine.Now() + s->by);
   if (const auto* s = std::get_if<PreemptionTargetsStep>(&action)) {
     const auto [ns, name] = SplitWorkloadName(s->workload);

@@ -9,6 +9,7 @@
 #include "qm/core/quantity_text.h"
 #include "qm/io/time_text.h"
 #include "qm/model/namespace_name.h"
+#include "qm/model/selectors.h"
 
 namespace qm {
 namespace {
@@ -533,6 +534,14 @@ std::string WriteEngineState(const Engine& engine, std::span<const ObjectSpec> o
         engine.GetWorkload(NamespaceOrDefault(wl->namespace_), wl->name);
     if (!status.ok()) continue;
     WorkloadSpec current = *wl;
+    // A workload that names a WorkloadPriorityClass carries the class's value in spec.priority, as
+    // Kueue writes it (and rewrites it when the value changes, docs/semantics.md §1.6.1); an
+    // explicit priority the engine changed the same way shows its new value.
+    const bool names_wpc = current.priority_class.source == PriorityClassSource::kWorkloadPriorityClass ||
+                           (current.priority_class.source == PriorityClassSource::kNone &&
+                            FindLabel(current.labels, "kueue.x-k8s.io/priority-class") != nullptr);
+    if (names_wpc || (current.priority.has_value() && *current.priority != status->priority))
+      current.priority = status->priority;
     current.creation_time = status->creation_time;
     current.active = status->state != WorkloadState::kInactive;
     current.admission.reset();

@@ -331,8 +331,9 @@ class Engine:
         self._by(workload, lib().qm_engine_activate, lib().qm_engine_activate_h)
 
     def set_reclaimable_pods(self, workload: Workload, count: int, pod_set: str = "main") -> None:
-        """Kueue's ``status.reclaimablePods``: ``count`` pods of ``pod_set`` of an admitted workload
-        finished and give their quota back (the count only grows)."""
+        """Kueue's ``status.reclaimablePods``: ``count`` pods of ``pod_set`` finished. An admitted
+        workload gives their quota back (the count then only grows); a pending one requests that
+        many pods fewer (docs/semantics.md 1.7.1)."""
         self._by(
             workload,
             lib().qm_engine_set_reclaimable_pods,

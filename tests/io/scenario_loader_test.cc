@@ -244,13 +244,63 @@ TEST_CASE("Scenario error: a step that is not a map", "[io][scenario][errors]") 
 TEST_CASE("Scenario error: an unknown step key", "[io][scenario][errors]") {
   CHECK(ErrorOf(kHead + "- shedule: {}\n") ==
         "s.yaml:21: steps[0].shedule: unknown field \"shedule\" (expected one of: schedule, apply, delete, finish, "
-        "evictionDone, advance, preemptionTargets, assignFlavors, submit, expect)");
+        "evictionDone, advance, preemptionTargets, assignFlavors, submit, evict, deactivate, activate, reclaimablePods, "
+        "expect)");
 }
 
 TEST_CASE("Scenario error: a step without action", "[io][scenario][errors]") {
   CHECK(ErrorOf(kHead + "- expect: {}\n") ==
         "s.yaml:21: steps[0]: a step needs one action: schedule, apply, delete, finish, evictionDone, advance, "
-        "preemptionTargets, assignFlavors, submit");
+        "preemptionTargets, assignFlavors, submit, evict, deactivate, activate, reclaimablePods");
+}
+
+TEST_CASE("Scenario error: host-action steps name the step and the field", "[io][scenario][errors][host-steps]") {
+  SECTION("evict needs a condition reason") {
+    // Setup: a reason with a space. Expect: the reason field of the item, at its line.
+    CHECK(ErrorOf(kHead + "- evict: [{workload: w, reason: \"node failed\"}]\n") ==
+          "s.yaml:21: steps[0].evict[0].reason: \"node failed\" is not a condition reason (CamelCase, such as "
+          "NodeFailures)");
+    CHECK(ErrorOf(kHead + "- evict: [{workload: w}]\n") == "s.yaml:21: steps[0].evict[0].reason: is required");
+  }
+  SECTION("evict names a defined workload and known fields") {
+    CHECK(ErrorOf(kHead + "- evict: [{workload: typo, reason: NodeFailures}]\n") ==
+          "s.yaml:21: steps[0].evict[0].workload: workload 'default/typo' is not defined in this scenario");
+    CHECK(ErrorOf(kHead + "- evict: [{workload: w, reason: NodeFailures, why: x}]\n") ==
+          "s.yaml:21: steps[0].evict[0].why: unknown field \"why\" (expected one of: workload, reason, message)");
+  }
+  SECTION("deactivate and activate take a list of defined workloads") {
+    CHECK(ErrorOf(kHead + "- deactivate: [typo]\n") ==
+          "s.yaml:21: steps[0].deactivate[0]: workload 'default/typo' is not defined in this scenario");
+    CHECK(ErrorOf(kHead + "- activate:\n") == "s.yaml:21: steps[0].activate: expected a list of workloads");
+  }
+  SECTION("reclaimablePods needs a count within range") {
+    CHECK(ErrorOf(kHead + "- reclaimablePods: [{workload: w, podSet: main}]\n") ==
+          "s.yaml:21: steps[0].reclaimablePods[0].count: is required");
+    const std::string negative = ErrorOf(kHead + "- reclaimablePods: [{workload: w, count: -1}]\n");
+    CHECK(negative.rfind("s.yaml:21: steps[0].reclaimablePods[0].count: ", 0) == 0);
+  }
+  SECTION("valid host-action steps load") {
+    const absl::StatusOr<Scenario> s = LoadScenarioString(
+        kHead +
+            "- evict: [{workload: w, reason: NodeFailures, message: node n-1 failed}]\n"
+            "- deactivate: [w]\n"
+            "- activate: [default/w]\n"
+            "- reclaimablePods: [{workload: w, count: 1}]\n",
+        "s.yaml");
+    REQUIRE(s.ok());
+    REQUIRE(s->steps.size() == 4);
+    const auto& evict = std::get<EvictStep>(s->steps[0].action);
+    CHECK(evict.items.size() == 1);
+    CHECK(evict.items[0].workload == "default/w");
+    CHECK(evict.items[0].reason == "NodeFailures");
+    CHECK(evict.items[0].message == "node n-1 failed");
+    CHECK(std::get<DeactivateStep>(s->steps[1].action).workloads == std::vector<std::string>{"default/w"});
+    CHECK(std::get<ActivateStep>(s->steps[2].action).workloads == std::vector<std::string>{"default/w"});
+    const auto& rp = std::get<ReclaimablePodsStep>(s->steps[3].action);
+    CHECK(rp.items[0].pod_set == "main");
+    CHECK(rp.items[0].count == 1);
+    CHECK(std::string(StepActionName(s->steps[3].action)) == "reclaimablePods");
+  }
 }
 
 TEST_CASE("Scenario error: a step with two actions", "[io][scenario][errors]") {

@@ -238,7 +238,7 @@ TEST_CASE("A stopped ClusterQueue admits nothing; its workloads say why", "[queu
   CHECK(w.state == WorkloadState::kPending);
   CHECK(w.cluster_queue == "eng");
   CHECK(w.reason == "Suspended");
-  CHECK(w.message == "ClusterQueue eng is stopped");
+  CHECK(w.message == "ClusterQueue eng is inactive");  // "is stopped" only for workloads holding quota
   // Restarting it admits the workload.
   REQUIRE(e.Apply(ClusterQueue("eng").Flavor("default", {Q("cpu", 4 * kCpu)})).ok());
   CHECK(Admitted(e, e.ScheduleCycle()) == std::vector<std::string>{"a/w"});
@@ -253,7 +253,7 @@ TEST_CASE("HoldAndDrain on a ClusterQueue evicts its admitted workloads", "[queu
   REQUIRE(e.ConfirmEvicted("a", "w").ok());
   const WorkloadStatus w = Status(e, "a", "w");
   CHECK(w.state == WorkloadState::kPending);
-  CHECK_THAT(w.message, Catch::Contains("stopped"));
+  CHECK(w.message == "ClusterQueue eng is inactive");  // pending again: no longer "is stopped"
   CHECK(e.ScheduleCycle().empty());
   CHECK(Status(e, "a", "w").state == WorkloadState::kPending);
 }
@@ -267,7 +267,7 @@ TEST_CASE("A stopped LocalQueue: its workloads leave the ClusterQueue", "[queue]
   CHECK(e.ScheduleCycle().empty());
   const WorkloadStatus w = Status(e, "a", "w");
   CHECK(w.state == WorkloadState::kPending);
-  CHECK(w.message == "LocalQueue q is stopped");
+  CHECK(w.message == "LocalQueue q is inactive");
   CHECK(Pending(e, "eng").empty());
   // Resuming it brings the workload back.
   stopped.stop_policy = StopPolicy::kNone;

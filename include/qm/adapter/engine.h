@@ -213,10 +213,11 @@ class Engine {
   /// Reactivated). A no-op for an active workload.
   absl::Status Activate(WorkloadHandle workload);
   absl::Status Activate(std::string_view namespace_, std::string_view name);
-  /// Kueue's `status.reclaimablePods`: `count` pods of pod set `pod_set` have finished and give
-  /// their quota back while the rest run. Only for a workload holding quota; `count` may only grow
-  /// (as Kueue's validation requires) and is at most the pod set's admitted count. The released
-  /// quota is available to the next cycle.
+  /// Kueue's `status.reclaimablePods`: `count` pods of pod set `pod_set` have finished. A workload
+  /// holding quota gives their share back while the rest run (usage of min(admitted count, pod set
+  /// count - `count`) pods), available to the next cycle, and `count` may only grow while it holds
+  /// quota. A pending workload requests that many pods fewer (docs/semantics.md §1.7.1). `count` is
+  /// at most the pod set's count; FailedPrecondition for a finished workload.
   absl::Status SetReclaimablePods(WorkloadHandle workload, std::string_view pod_set, int32_t count);
   absl::Status SetReclaimablePods(std::string_view namespace_, std::string_view name,
                                   std::string_view pod_set, int32_t count);

@@ -368,10 +368,11 @@ QM_C_EXPORT qm_status qm_engine_deactivate_h(qm_engine* engine, uint64_t handle)
 QM_C_EXPORT qm_status qm_engine_activate(qm_engine* engine, const char* namespace_name,
                                          const char* name);
 QM_C_EXPORT qm_status qm_engine_activate_h(qm_engine* engine, uint64_t handle);
-/** Kueue's `status.reclaimablePods`: `count` pods of pod set `pod_set` (NULL or "" = "main") of a
- * workload holding quota have finished and give their quota back while the rest run. `count` may
- * only grow and is at most the pod set's admitted count (else QM_INVALID_ARGUMENT or
- * QM_FAILED_PRECONDITION). The quota is free for the next cycle. Since API version 3. */
+/** Kueue's `status.reclaimablePods`: `count` pods of pod set `pod_set` (NULL or "" = "main") have
+ * finished. A workload holding quota gives their quota back while the rest run (free for the next
+ * cycle), and `count` may then only grow; a pending workload requests that many pods fewer.
+ * `count` is at most the pod set's count (else QM_INVALID_ARGUMENT; QM_FAILED_PRECONDITION for a
+ * finished workload). Since API version 3. */
 QM_C_EXPORT qm_status qm_engine_set_reclaimable_pods(qm_engine* engine, const char* namespace_name,
                                                      const char* name, const char* pod_set,
                                                      int32_t count);

@@ -96,8 +96,38 @@ struct SubmitStep {
   SubmissionGate gate;
 };
 
+/// `evict: [{workload, reason, message}]`: the host evicts workloads that hold quota
+/// (`Engine::Evict`): two-phase, like a preemption.
+struct EvictStep {
+  struct Item {
+    std::string workload;
+    std::string reason;   ///< a CamelCase condition reason, e.g. NodeFailures
+    std::string message;  ///< optional
+  };
+  std::vector<Item> items;
+};
+/// `deactivate: [workloads]`: `spec.active = false` (`Engine::Deactivate`).
+struct DeactivateStep {
+  std::vector<std::string> workloads;
+};
+/// `activate: [workloads]`: `spec.active = true` (`Engine::Activate`).
+struct ActivateStep {
+  std::vector<std::string> workloads;
+};
+/// `reclaimablePods: [{workload, podSet, count}]`: Kueue's `status.reclaimablePods`
+/// (`Engine::SetReclaimablePods`); `podSet` defaults to `main`.
+struct ReclaimablePodsStep {
+  struct Item {
+    std::string workload;
+    std::string pod_set;
+    int32_t count = 0;
+  };
+  std::vector<Item> items;
+};
+
 using StepAction = std::variant<ScheduleStep, ApplyStep, DeleteStep, FinishStep, EvictionDoneStep,
-                                AdvanceStep, PreemptionTargetsStep, AssignFlavorsStep, SubmitStep>;
+                                AdvanceStep, PreemptionTargetsStep, AssignFlavorsStep, SubmitStep,
+                                EvictStep, DeactivateStep, ActivateStep, ReclaimablePodsStep>;
 
 /// The scenario-file key of an action ("schedule", "preemptionTargets", ...).
 const char* StepActionName(const StepAction& action);

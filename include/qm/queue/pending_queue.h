@@ -48,12 +48,25 @@ inline constexpr const char* kBypassedMessage =
     "Bypassed scheduling evaluation because an equivalent workload recently failed";
 
 /// The equivalence key of a workload (Kueue's scheduling hash, docs/semantics.md §3.7): same pod sets, same priority.
+/// Kueue's hash covers the counts after reclaimable pods, so a workload reporting some is only
+/// equivalent to workloads of the same shape with the same counts left (docs/semantics.md §1.7.1).
 inline uint64_t EquivalenceKey(const ClusterState& s, const WorkloadRecord& w) {
-  return EquivalenceKeyOf(s.shapes[w.shape].hash, w.priority);  // stable: it is stored (blocked, scans)
+  uint64_t hash = s.shapes[w.shape].hash;
+  if (HasReclaimablePods(w)) {
+    hash = StableMix(hash, uint64_t{0x7265636c61696dULL});  // "reclaim": never a plain shape's key
+    for (const PodSetShape& ps : s.shapes[w.shape].pod_sets)
+      hash = StableMix(hash, static_cast<uint64_t>(CountAfterReclaim(w, ps)));
+  }
+  return EquivalenceKeyOf(hash, w.priority);  // stable: it is stored (blocked, scans)
 }
 
-/// The equivalence class of a pending workload inside its ClusterQueue's active queue.
-inline PendingClassKey PendingClassOf(const WorkloadRecord& w) { return PendingClassOf(w.shape, w.priority); }
+/// The equivalence class of a pending workload inside its ClusterQueue's active queue. A workload
+/// reporting reclaimable pods is a class of its own (keyed by its unique `seq`, top bit set): it
+/// is parked and flushed alone, never with workloads of its shape that request more.
+inline PendingClassKey PendingClassOf(const WorkloadRecord& w) {
+  if (HasReclaimablePods(w)) return (uint64_t{1} << 63) | w.seq;
+  return PendingClassOf(w.shape, w.priority);
+}
 
 inline PendingKey PendingKeyOf(const ClusterState& s, WorkloadId id) {
   const WorkloadRecord& w = s.wl(id);
@@ -108,7 +121,8 @@ inline ClusterQueueId ResolveQueue(const ClusterState& s, const WorkloadRecord& 
   }
   const LocalQueueState& l = s.local_queues[lq.value];
   if (l.spec.stop_policy != StopPolicy::kNone) {
-    if (why) *why = fmt::format("LocalQueue {} is stopped", lq_name);
+    // A pending workload reads "is inactive"; "is stopped" is only for one holding quota (§3.9).
+    if (why) *why = fmt::format("LocalQueue {} is inactive", lq_name);
     if (reason_out) *reason_out = reason::kSuspended;
     return ClusterQueueId();
   }

@@ -118,7 +118,7 @@ inline std::string FlavorIneligibility(const ClusterState& s, FlavorId f, const 
 class FlavorAssigner {
  public:
   struct Options {
-    /// Counts per pod set (partial admission); empty = the spec counts.
+    /// Counts per pod set (partial admission); empty = the spec counts less the reclaimable pods.
     const std::vector<int32_t>* counts = nullptr;
     /// Where the last scan stopped; null = start every search at the first flavor.
     const ScanProgress* scan = nullptr;
@@ -142,7 +142,9 @@ class FlavorAssigner {
       const PodSetShape& ps = shape.pod_sets[i];
       PodSetResult& r = out->pod_sets.emplace_back();
       r.index = i;
-      r.count = opt.counts ? (*opt.counts)[i] : ps.count;
+      // Without explicit counts, the spec counts less the reclaimable pods (a pending workload's
+      // request, docs/semantics.md §1.7.1); partial admission passes its own counts.
+      r.count = opt.counts ? (*opt.counts)[i] : CountAfterReclaim(*w_, ps);
       for (const auto& [res, per_pod] : ps.per_pod) r.requests.emplace_back(res, MulAmount(per_pod, r.count));
       if (cq_->covers_pods) SetAmount(&r.requests, pods, r.count);
       const bool failed = AssignPodSet(ps, &r);

@@ -177,6 +177,24 @@ struct WorkloadRecord {
   CompactString message;
 };
 
+/// Whether the workload reports reclaimable pods (Kueue's status.reclaimablePods) with a count
+/// above 0. Rare: the record keeps them out of line.
+inline bool HasReclaimablePods(const WorkloadRecord& w) {
+  if (!w.extras) return false;
+  return std::any_of(w.extras->reclaimable_pods.begin(), w.extras->reclaimable_pods.end(),
+                     [](const auto& p) { return p.second > 0; });
+}
+
+/// The count of pod set `ps` after its reclaimable pods, as Kueue's workload.Info requests it
+/// (`podSetsCountsAfterReclaim`, docs/semantics.md §1.7): the spec count less the reported
+/// reclaimable pods, never below 0.
+inline int32_t CountAfterReclaim(const WorkloadRecord& w, const PodSetShape& ps) {
+  if (!w.extras) return ps.count;
+  for (const auto& [name, n] : w.extras->reclaimable_pods)
+    if (name == ps.name) return ps.count - std::clamp(n, int32_t{0}, ps.count);
+  return ps.count;
+}
+
 }  // namespace qm
 
 #endif  // QM_STATE_WORKLOAD_RECORD_H_
