@@ -102,6 +102,17 @@ absl::Status Submit(const SubmitStep& step, Engine& engine, StepResult* r) {
   return status;
 }
 
+// Calls `call(namespace, name)` for each "namespace/name" of a step's list, stopping at the first
+// error (the steps that name workloads only: finish, evictionDone, deactivate, activate).
+template <class F>
+absl::Status ForEachWorkload(const std::vector<std::string>& workloads, F&& call) {
+  for (const std::string& w : workloads) {
+    const auto [ns, name] = SplitWorkloadName(w);
+    QM_RETURN_IF_ERROR(call(ns, name));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status Execute(const ScenarioConfig& config, const ScenarioStep& step, Engine& engine,
                      StepResult* r, const ScenarioRunOptions& options) {
   const StepAction& action = step.action;
@@ -112,20 +123,12 @@ absl::Status Execute(const ScenarioConfig& config, const ScenarioStep& step, Eng
     for (const ObjectRef& ref : s->refs) QM_RETURN_IF_ERROR(engine.Delete(ref));
     return absl::OkStatus();
   }
-  if (const auto* s = std::get_if<FinishStep>(&action)) {
-    for (const std::string& w : s->workloads) {
-      const auto [ns, name] = SplitWorkloadName(w);
-      QM_RETURN_IF_ERROR(engine.Finish(ns, name));
-    }
-    return absl::OkStatus();
-  }
-  if (const auto* s = std::get_if<EvictionDoneStep>(&action)) {
-    for (const std::string& w : s->workloads) {
-      const auto [ns, name] = SplitWorkloadName(w);
-      QM_RETURN_IF_ERROR(engine.ConfirmEvicted(ns, name));
-    }
-    return absl::OkStatus();
-  }
+  if (const auto* s = std::get_if<FinishStep>(&action))
+    return ForEachWorkload(s->workloads,
+                           [&](std::string_view ns, std::string_view name) { return engine.Finish(ns, name); });
+  if (const auto* s = std::get_if<EvictionDoneStep>(&action))
+    return ForEachWorkload(s->workloads,
+                           [&](std::string_view ns, std::string_view name) { return engine.ConfirmEvicted(ns, name); });
   if (const auto* s = std::get_if<EvictStep>(&action)) {
     for (const EvictStep::Item& e : s->items) {
       const auto [ns, name] = SplitWorkloadName(e.workload);
@@ -133,20 +136,12 @@ absl::Status Execute(const ScenarioConfig& config, const ScenarioStep& step, Eng
     }
     return absl::OkStatus();
   }
-  if (const auto* s = std::get_if<DeactivateStep>(&action)) {
-    for (const std::string& w : s->workloads) {
-      const auto [ns, name] = SplitWorkloadName(w);
-      QM_RETURN_IF_ERROR(engine.Deactivate(ns, name));
-    }
-    return absl::OkStatus();
-  }
-  if (const auto* s = std::get_if<ActivateStep>(&action)) {
-    for (const std::string& w : s->workloads) {
-      const auto [ns, name] = SplitWorkloadName(w);
-      QM_RETURN_IF_ERROR(engine.Activate(ns, name));
-    }
-    return absl::OkStatus();
-  }
+  if (const auto* s = std::get_if<DeactivateStep>(&action))
+    return ForEachWorkload(s->workloads,
+                           [&](std::string_view ns, std::string_view name) { return engine.Deactivate(ns, name); });
+  if (const auto* s = std::get_if<ActivateStep>(&action))
+    return ForEachWorkload(s->workloads,
+                           [&](std::string_view ns, std::string_view name) { return engine.Activate(ns, name); });
   if (const auto* s = std::get_if<ReclaimablePodsStep>(&action)) {
     for (const ReclaimablePodsStep::Item& item : s->items) {
       const auto [ns, name] = SplitWorkloadName(item.workload);
