@@ -314,15 +314,17 @@ namespace {
 template <class F>
 auto GuardedQuery(internal::EngineState& st, const char* what, F&& work) -> decltype(work()) {
   ClusterState& s = st.s;
-  if (s.pinned_now || !s.config.clock) return work();  // nested in a guarded query, or no clock
-  if (s.host_running != nullptr && std::string_view(s.host_running) == "clock")
-    return absl::FailedPreconditionError(
-        fmt::format("Engine::{} called from the clock: it reads the clock", what));
-  try {
-    s.pinned_now = s.Now();
-  } catch (...) {
-    return absl::FailedPreconditionError(
-        fmt::format("Engine::{}: the clock threw {}; nothing changed", what, internal::DescribeCurrentException()));
+  if (s.pinned_now) return work();  // nested in a guarded query: already pinned and guarded
+  if (s.config.clock) {
+    if (s.host_running != nullptr && std::string_view(s.host_running) == "clock")
+      return absl::FailedPreconditionError(
+          fmt::format("Engine::{} called from the clock: it reads the clock", what));
+    try {
+      s.pinned_now = s.Now();
+    } catch (...) {
+      return absl::FailedPreconditionError(
+          fmt::format("Engine::{}: the clock threw {}; nothing changed", what, internal::DescribeCurrentException()));
+    }
   }
   struct Unpin {
     ClusterState& s;
