@@ -11,6 +11,7 @@
 #include "io/object_reader.h"
 #include "io/yaml_cursor.h"
 #include "qm/core/status.h"
+#include "qm/model/namespace_name.h"
 #include "text/yaml_load.h"
 
 namespace qm {
@@ -114,7 +115,7 @@ ObjectRef RefOf(const ObjectSpec& spec) {
         using T = std::decay_t<decltype(s)>;
         ref.name = s.name;
         if constexpr (std::is_same_v<T, LocalQueueSpec> || std::is_same_v<T, WorkloadSpec>) {
-          ref.namespace_ = s.namespace_.empty() ? "default" : s.namespace_;
+          ref.namespace_ = NamespaceOrDefault(s.namespace_);
         }
       },
       spec);

@@ -7,13 +7,14 @@
 #include <string_view>
 #include <utility>
 
+#include "qm/model/namespace_name.h"
+
 namespace qm::internal {
 
 /// Splits "namespace/name" (already validated by the loader); "name" alone is in "default".
 inline std::pair<std::string, std::string> SplitWorkloadName(std::string_view full) {
-  const size_t slash = full.find('/');
-  if (slash == std::string_view::npos) return {"default", std::string(full)};
-  return {std::string(full.substr(0, slash)), std::string(full.substr(slash + 1))};
+  const auto [ns, name] = SplitNamespacedName(full);
+  return {std::string(ns), std::string(name)};
 }
 
 }  // namespace qm::internal

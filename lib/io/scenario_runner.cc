@@ -17,6 +17,7 @@
 #include "io/scenario_diff.h"
 #include "qm/core/status.h"
 #include "qm/io/scenario.h"
+#include "qm/model/namespace_name.h"
 
 namespace qm {
 namespace {
@@ -86,7 +87,7 @@ absl::Status Submit(const SubmitStep& step, Engine& engine, StepResult* r) {
     const auto& w = std::get<WorkloadSpec>(o.spec);
     if (step.gate) {
       if (absl::Status refused = step.gate(step.principal, w); !refused.ok()) {
-        r->refused.emplace_back(fmt::format("{}/{}", w.namespace_.empty() ? "default" : w.namespace_, w.name),
+        r->refused.emplace_back(fmt::format("{}/{}", NamespaceOrDefault(w.namespace_), w.name),
                                 std::string(refused.message()));
         continue;
       }

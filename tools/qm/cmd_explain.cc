@@ -5,6 +5,7 @@
 #include "command.h"
 #include "qm/io/explain.h"
 #include "qm/io/scenario.h"
+#include "qm/model/namespace_name.h"
 
 namespace qm::cli {
 namespace {
@@ -25,9 +26,9 @@ int RunExplain(std::span<const std::string> argv) {
   }
   const std::optional<OutputFormat> format = ParseOutputFormat(args->Value("output").value_or("yaml"));
   if (!format.has_value()) return UsageError(kExplainCommand, "--output must be yaml or json");
-  const size_t slash = workload->find('/');
-  const std::string ns = slash == std::string::npos ? "default" : workload->substr(0, slash);
-  const std::string name = slash == std::string::npos ? *workload : workload->substr(slash + 1);
+  const auto [ns_view, name_view] = SplitNamespacedName(*workload);
+  const std::string ns(ns_view);
+  const std::string name(name_view);
 
   absl::StatusOr<Scenario> scenario = LoadScenarioFile(args->positional[0]);
   if (!scenario.ok()) {
