@@ -38,6 +38,11 @@ absl::StatusOr<ObjectKind> ParseObjectKind(std::string_view kind) {
   return absl::InvalidArgumentError(fmt::format("unknown kind '{}'", kind));
 }
 
+namespace internal {
+EngineState::EngineState(EngineConfig config) : scheduler(s) { s.config = std::move(config); }
+EngineState::~EngineState() = default;
+}  // namespace internal
+
 Engine::Engine() : state_(std::make_unique<internal::EngineState>(EngineConfig())) {}
 Engine::Engine(std::unique_ptr<internal::EngineState> state) : state_(std::move(state)) {}
 Engine::~Engine() = default;

@@ -27,7 +27,13 @@ inline std::string_view NamespaceOf(const std::string& ns) { return NamespaceOrD
 
 class EngineState {
  public:
-  explicit EngineState(EngineConfig config) : scheduler(s) { s.config = std::move(config); }
+  // Out of line (engine.cc): constructing or destroying the Scheduler emits its vtable and with it
+  // the whole preemption search, which only engine.cc should compile (docs/benchmarks.md, "Compile
+  // time").
+  explicit EngineState(EngineConfig config);
+  ~EngineState();
+  EngineState(const EngineState&) = delete;
+  EngineState& operator=(const EngineState&) = delete;
 
   ClusterState s;
   Scheduler scheduler;
