@@ -22,7 +22,7 @@
 #include "qm/hyperpod/render.h"
 #include "qm/hyperpod/translate.h"
 #include "qm/io/manifest.h"
-#include "qm/io/manifest_writer.h"
+#include "qm/text/manifest_writer.h"
 #include "qm/io/scenario.h"
 #include "qm/model/validate.h"
 #include "qm/version.h"

@@ -13,7 +13,7 @@
 #include "qm/core/status.h"
 #include "qm/hyperpod/instance_catalog.h"
 #include "qm/hyperpod/policy_object.h"
-#include "qm/io/time_text.h"
+#include "qm/text/time_text.h"
 #include "text/node.h"
 #include "text/yaml_load.h"
 #include "yaml-cpp/yaml.h"

@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "fmt/format.h"
-#include "qm/io/manifest_writer.h"
+#include "qm/text/manifest_writer.h"
 #include "text/doc.h"
 
 namespace qm::hyperpod {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "fmt/format.h"
-#include "qm/io/time_text.h"
+#include "qm/text/time_text.h"
 #include "qm/model/config_validation.h"
 
 namespace qm::internal {

@@ -6,7 +6,7 @@
 #include "qm/core/quantity.h"
 #include "qm/core/quantity_text.h"
 #include "qm/io/explain.h"
-#include "qm/io/time_text.h"
+#include "qm/text/time_text.h"
 #include "text/doc.h"
 
 namespace qm {

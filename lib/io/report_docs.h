@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "qm/io/output_format.h"
+#include "qm/text/output_format.h"
 #include "qm/model/decisions.h"
 #include "text/doc.h"
 

@@ -17,7 +17,7 @@
 #include "qm/core/status.h"
 #include "qm/model/config_validation.h"
 #include "qm/io/scenario.h"
-#include "qm/io/time_text.h"
+#include "qm/text/time_text.h"
 #include "qm/model/namespace_name.h"
 #include "text/yaml_load.h"
 

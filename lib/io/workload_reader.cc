@@ -9,7 +9,7 @@
 #include "io/object_reader.h"
 #include "io/quantity_fields.h"
 #include "qm/core/quantity.h"
-#include "qm/io/time_text.h"
+#include "qm/text/time_text.h"
 
 namespace qm::internal {
 namespace {

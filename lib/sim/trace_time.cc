@@ -6,7 +6,7 @@
 
 #include "absl/status/status.h"
 #include "fmt/format.h"
-#include "qm/io/time_text.h"
+#include "qm/text/time_text.h"
 #include "qm/sim/trace.h"
 #include "sim/trace_text.h"
 

@@ -1,4 +1,4 @@
-#include "qm/io/manifest_writer.h"
+#include "qm/text/manifest_writer.h"
 
 #include <algorithm>
 #include <string>
@@ -7,7 +7,7 @@
 #include "fmt/format.h"
 #include "text/doc.h"
 #include "qm/core/quantity_text.h"
-#include "qm/io/time_text.h"
+#include "qm/text/time_text.h"
 #include "qm/model/namespace_name.h"
 #include "qm/model/selectors.h"
 

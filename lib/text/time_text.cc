@@ -1,4 +1,4 @@
-#include "qm/io/time_text.h"
+#include "qm/text/time_text.h"
 
 #include <cstdint>
 #include <string>

@@ -6,7 +6,7 @@
 
 #include "args.h"
 #include "command.h"
-#include "qm/io/manifest_writer.h"
+#include "qm/text/manifest_writer.h"
 #include "qm/io/scenario.h"
 
 namespace qm::cli {

@@ -16,7 +16,7 @@
 #include "command.h"
 #include "fmt/format.h"
 #include "qm/core/quantity.h"
-#include "qm/io/time_text.h"
+#include "qm/text/time_text.h"
 #include "qm/sim/trace.h"
 
 namespace qm::cli {

@@ -16,7 +16,7 @@
 #include "absl/status/statusor.h"
 #include "qm/hyperpod/policy_reader.h"
 #include "qm/hyperpod/translate.h"
-#include "qm/io/output_format.h"
+#include "qm/text/output_format.h"
 #include "qm/model/config.h"
 
 namespace qm::hyperpod {

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "qm/adapter/engine.h"
-#include "qm/io/output_format.h"
+#include "qm/text/output_format.h"
 
 namespace qm {
 

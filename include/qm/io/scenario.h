@@ -21,7 +21,7 @@
 #include "qm/adapter/engine.h"
 #include "qm/hyperpod/governance.h"
 #include "qm/io/manifest.h"
-#include "qm/io/output_format.h"
+#include "qm/text/output_format.h"
 
 namespace qm {
 

@@ -1,6 +1,6 @@
 // Timestamps and durations as Kubernetes and Go write them.
-#ifndef QM_IO_TIME_TEXT_H_
-#define QM_IO_TIME_TEXT_H_
+#ifndef QM_TEXT_TIME_TEXT_H_
+#define QM_TEXT_TIME_TEXT_H_
 
 #include <string>
 #include <string_view>
@@ -28,4 +28,4 @@ std::string FormatGoDuration(Duration d);
 
 }  // namespace qm
 
-#endif  // QM_IO_TIME_TEXT_H_
+#endif  // QM_TEXT_TIME_TEXT_H_

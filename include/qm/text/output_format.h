@@ -1,6 +1,6 @@
 // The formats `qm` and the I/O layer's reports are written in.
-#ifndef QM_IO_OUTPUT_FORMAT_H_
-#define QM_IO_OUTPUT_FORMAT_H_
+#ifndef QM_TEXT_OUTPUT_FORMAT_H_
+#define QM_TEXT_OUTPUT_FORMAT_H_
 
 #include <optional>
 #include <string_view>
@@ -19,4 +19,4 @@ inline std::optional<OutputFormat> ParseOutputFormat(std::string_view name) {
 
 }  // namespace qm
 
-#endif  // QM_IO_OUTPUT_FORMAT_H_
+#endif  // QM_TEXT_OUTPUT_FORMAT_H_

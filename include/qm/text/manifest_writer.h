@@ -4,14 +4,14 @@
 //
 //   std::cout << qm::WriteEngineState(engine, specs);  // specs as loaded, status as decided
 //   std::cout << qm::WriteManifest(specs, {.api_version = qm::KueueApiVersion::kV1beta1});
-#ifndef QM_IO_MANIFEST_WRITER_H_
-#define QM_IO_MANIFEST_WRITER_H_
+#ifndef QM_TEXT_MANIFEST_WRITER_H_
+#define QM_TEXT_MANIFEST_WRITER_H_
 
 #include <span>
 #include <string>
 
 #include "qm/adapter/engine.h"
-#include "qm/io/output_format.h"
+#include "qm/text/output_format.h"
 
 namespace qm {
 
@@ -55,4 +55,4 @@ std::string WriteEngineState(const Engine& engine, std::span<const ObjectSpec> o
 
 }  // namespace qm
 
-#endif  // QM_IO_MANIFEST_WRITER_H_
+#endif  // QM_TEXT_MANIFEST_WRITER_H_
