@@ -23,10 +23,6 @@
 
 namespace qm::internal::snapshot {
 
-namespace {
-
-// ---- Validation and linking --------------------------------------------------------------------
-
 absl::Status ValidateTree(const ClusterState& s, const Decoded& p) {
   const size_t nodes = p.nodes.size();
   if (nodes != s.cqs.size() + s.cohorts.size())
@@ -71,6 +67,8 @@ absl::Status ValidateTree(const ClusterState& s, const Decoded& p) {
     if (s.cohorts[i].node >= nodes) return Corrupt(fmt::format("cohort '{}': no tree node", s.cohorts[i].name));
   return absl::OkStatus();
 }
+
+namespace {
 
 // A spec that Apply would refuse cannot come from a snapshot the engine wrote.
 absl::Status ValidSpec(const absl::Status& st) {
