@@ -61,8 +61,18 @@ endfunction()
 
 # Configures, builds and runs the consumer in `source_dir` (its executable is named `consumer`).
 function(qm_build_and_run_consumer source_dir build_dir)
+  # The consumers test packaging, not code generation: they keep the build type (and its NDEBUG)
+  # but compile without optimisation or debug information. The add_subdirectory consumer compiles
+  # the engine itself; at -O3 that made the package tests the longest CTest tests of CI.
+  string(TOUPPER "${QM_CONFIG}" _config_upper)
+  set(_config_flags "-O0")
+  if(NOT _config_upper STREQUAL "DEBUG")
+    string(APPEND _config_flags " -DNDEBUG")
+  endif()
   set(_configure ${CMAKE_COMMAND} -S ${source_dir} -B ${build_dir} -G ${QM_GENERATOR}
       -DCMAKE_BUILD_TYPE=${QM_CONFIG} -DCMAKE_CXX_COMPILER=${QM_CXX_COMPILER}
+      "-DCMAKE_CXX_FLAGS_${_config_upper}=${_config_flags}"
+      "-DCMAKE_C_FLAGS_${_config_upper}=${_config_flags}"
       "-DCMAKE_CXX_FLAGS=${QM_EXTRA_FLAGS}" "-DCMAKE_C_FLAGS=${QM_EXTRA_FLAGS}"
       "-DCMAKE_EXE_LINKER_FLAGS=${QM_EXTRA_FLAGS}"
       -DCMAKE_FIND_PACKAGE_NO_PACKAGE_REGISTRY=ON ${ARGN})
