@@ -43,6 +43,8 @@ struct ScenarioConfig {
   std::optional<hyperpod::AccessTable> access;
   /// `antiThrash:` (ours) the anti-thrash policies (qm/model/anti_thrash.h); all off when absent.
   AntiThrashConfig anti_thrash;
+  /// `waitForPodsReady:` Kueue's Configuration.waitForPodsReady; off when absent.
+  WaitForPodsReadyConfig wait_for_pods_ready;
 };
 
 // ---- Steps -------------------------------------------------------------------------------------
@@ -125,9 +127,20 @@ struct ReclaimablePodsStep {
   std::vector<Item> items;
 };
 
+/// `podsReady: [ns/name, {workload: ns/name, ready: false}, ...]`: Kueue's PodsReady condition
+/// (`Engine::SetPodsReady`); a bare name means ready.
+struct PodsReadyStep {
+  struct Item {
+    std::string workload;
+    bool ready = true;
+  };
+  std::vector<Item> items;
+};
+
 using StepAction = std::variant<ScheduleStep, ApplyStep, DeleteStep, FinishStep, EvictionDoneStep,
                                 AdvanceStep, PreemptionTargetsStep, AssignFlavorsStep, SubmitStep,
-                                EvictStep, DeactivateStep, ActivateStep, ReclaimablePodsStep>;
+                                EvictStep, DeactivateStep, ActivateStep, ReclaimablePodsStep,
+                                PodsReadyStep>;
 
 /// The scenario-file key of an action ("schedule", "preemptionTargets", ...).
 const char* StepActionName(const StepAction& action);
