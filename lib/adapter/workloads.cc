@@ -263,6 +263,13 @@ absl::Status EngineState::CheckWorkload(const WorkloadSpec& spec, std::span<cons
           ref.source == PriorityClassSource::kWorkloadPriorityClass ? "WorkloadPriorityClass" : "PriorityClass",
           ref.name));
   }
+  // status.requeueState: a count of pods-ready requeues, and the end of the back-off only with one
+  // (docs/semantics.md §1.7.2).
+  if (spec.requeue_count < 0)
+    return absl::InvalidArgumentError(fmt::format("{}: status.requeueState.count: must be >= 0", object));
+  if (spec.requeue_at && spec.requeue_count == 0)
+    return absl::InvalidArgumentError(fmt::format(
+        "{}: status.requeueState.requeueAt: needs a count (requeue delays of admission checks are not modelled)", object));
   // Updates of a workload that holds quota may change little.
   const NamespaceId ns = s.namespaces_names.Find(ns_name);
   const WorkloadId existing = ns.valid() ? s.FindWorkload(ns, spec.name) : WorkloadId();
@@ -421,14 +428,20 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec, bool first_chang
   w.name = spec.name;
   w.queue_name = s.queue_names.Intern(QueueNameOf(spec));
   w.uid = spec.uid;
+  // An inactive workload carries no requeue state: Kueue's controller clears it on deactivation.
+  const bool requeue_state = spec.requeue_count > 0 && spec.active;
   if (!spec.job_uid.empty() || !spec.labels.empty() || !spec.conditions.empty() ||
-      spec.priority_class.source != PriorityClassSource::kNone || !spec.reclaimable_pods.empty()) {
+      spec.priority_class.source != PriorityClassSource::kNone || !spec.reclaimable_pods.empty() || requeue_state) {
     w.extras = std::make_unique<WorkloadExtras>();
     w.extras->job_uid = spec.job_uid;
     w.extras->labels = spec.labels;
     w.extras->priority_class = spec.priority_class;
     w.extras->conditions = spec.conditions;
     w.extras->reclaimable_pods = spec.reclaimable_pods;
+    if (requeue_state) {
+      w.extras->requeue_count = spec.requeue_count;
+      w.extras->requeue_at = spec.requeue_at;  // a future one keeps it parked (Enqueue)
+    }
   }
   w.shape = InternShape(std::move(shape));
   w.priority = ResolvePriority(spec);
@@ -499,7 +512,14 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec, bool first_chang
     w.reason = reason::kQuotaReserved;
     w.message.clear();  // formatted on demand (AdmittedMessage)
     // Loaded running: its PodsReady condition, as Kueue's job reconciler last wrote it (§1.7.2).
-    if (TrueCondition(spec, "PodsReady") != nullptr) w.admission->pods_ready = true;
+    if (TrueCondition(spec, "PodsReady") != nullptr) {
+      w.admission->pods_ready = true;
+    } else if (const ConditionSpec* pr = spec.FindCondition("PodsReady");
+               pr != nullptr && !pr->status && pr->reason == "WaitForRecovery") {
+      // A pod failed after they were all ready: the recovery timeout runs from this transition.
+      w.admission->pods_recovering = true;
+      w.admission->pods_not_ready_since = pr->last_transition_time.value_or(times.reserved);
+    }
     if (w.admission->evicted) {
       const ConditionSpec* ev = TrueCondition(spec, "Evicted");
       w.reason = ev->reason.empty() ? reason::kPreempted : s.InternReason(ev->reason);

@@ -609,7 +609,8 @@ class ScenarioReader {
     e.source = ctx_->Where(c.line());
     if (!c.ExpectMap()) return e;
     c.CheckKeys({"admitted", "admissions", "preempted", "pending", "inadmissible", "targets",
-                 "assignment", "representativeMode", "borrowing", "messages", "usage", "borrowed", "weightedShares", "refused"});
+                 "assignment", "representativeMode", "borrowing", "messages", "reasons", "requeueState", "usage", "borrowed",
+                 "weightedShares", "refused"});
     if (!ctx_->ok()) return e;
     if (c.Has("refused") && !std::holds_alternative<SubmitStep>(action)) {
       c["refused"].Fail("only a submit step has refused");
@@ -668,6 +669,32 @@ class ScenarioReader {
       const std::string message = text.RequiredString();
       if (!ctx_->ok()) return e;
       e.messages[name] = message;
+    }
+    for (const auto& [workload, text] : c["reasons"].Entries()) {
+      const std::string name = CheckWorkloadName(text, workload);
+      const std::string reason = text.RequiredString();
+      if (!ctx_->ok()) return e;
+      e.reasons[name] = reason;
+    }
+    for (const auto& [workload, v] : c["requeueState"].Entries()) {
+      const std::string name = CheckWorkloadName(v, workload);
+      if (!ctx_->ok() || !v.ExpectMap()) return e;
+      v.CheckKeys({"count", "requeueAt"});
+      Expectations::ExpectedRequeueState want;
+      want.count = static_cast<int32_t>(v["count"].OptInt(0, std::numeric_limits<int32_t>::max()).value_or(0));
+      if (v.Has("requeueAt")) {
+        want.check_at = true;
+        if (const std::optional<std::string> at = v["requeueAt"].OptString()) {
+          absl::StatusOr<Time> t = ParseRfc3339(*at);
+          if (!t.ok()) {
+            v["requeueAt"].Fail(std::string(t.status().message()));
+            return e;
+          }
+          want.at = *t;
+        }
+      }
+      if (!ctx_->ok()) return e;
+      e.requeue_states[name] = want;
     }
     for (const auto& [name, value] : c["weightedShares"].Entries()) {
       const std::optional<std::string> text = value.OptString();

@@ -471,8 +471,13 @@ TEST_CASE("Scenario error: assignFlavors in an undefined ClusterQueue", "[io][sc
 TEST_CASE("Scenario error: an unknown expectation key", "[io][scenario][errors]") {
   CHECK(ErrorOf(kHead + "- schedule: {}\n  expect:\n    admited: {}\n") ==
         "s.yaml:23: steps[0].expect.admited: unknown field \"admited\" (expected one of: admitted, admissions, "
-        "preempted, pending, inadmissible, targets, assignment, representativeMode, borrowing, messages, usage, "
-        "borrowed, weightedShares, refused)");
+        "preempted, pending, inadmissible, targets, assignment, representativeMode, borrowing, messages, reasons, "
+        "requeueState, usage, borrowed, weightedShares, refused)");
+}
+
+TEST_CASE("Scenario error: a requeueState expectation with a bad requeueAt", "[io][scenario][errors][pods-ready]") {
+  CHECK_THAT(ErrorOf(kHead + "- schedule: {}\n  expect:\n    requeueState: {w: {count: 1, requeueAt: soon}}\n"),
+             Catch::StartsWith("s.yaml:23: steps[0].expect.requeueState[w].requeueAt: \"soon\" is not an RFC 3339 timestamp"));
 }
 
 TEST_CASE("Scenario error: an expect that is not a map", "[io][scenario][errors]") {
