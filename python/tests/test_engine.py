@@ -357,6 +357,9 @@ def test_wait_for_pods_ready_evicts_a_workload_whose_pods_are_late() -> None:
     assert (evicted.kind, evicted.workload, evicted.reason) == ("Evicted", "default/slow", "PodsReadyTimeout")
     assert evicted.message == "Exceeded the PodsReady timeout default/slow"
     engine.confirm_all_evicted()
+    assert engine.workload("default/slow")["requeueState"] == {"count": 1, "requeueAtUnixMicros": T0 + 6 * MINUTE}
+    assert engine.workload("default/fast")["podsReady"] is True
+    assert "requeueState" not in engine.workload("default/fast")
     assert engine.next_timed_change() == T0 + 6 * MINUTE
     engine.set_now(T0 + 6 * MINUTE)
     assert kinds(engine.run_until_stable()) == [("Admitted", "default/slow")]
