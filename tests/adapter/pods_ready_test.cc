@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "adapter/engine_state.h"
 #include "qm/adapter/engine.h"
 #include "qm/model/config_validation.h"
 #include "qm/solver/pods_ready.h"
@@ -288,6 +289,31 @@ TEST_CASE("waitForPodsReady: snapshots keep readiness and the requeue state", "[
   CHECK(r->GetWorkload("a", "ok")->state == e.GetWorkload("a", "ok")->state);
   CHECK(r->GetWorkload("a", "ok")->reason == "PodsReadyTimeout");
   CHECK(r->Save().value() == e.Save().value());
+}
+
+TEST_CASE("waitForPodsReady: CheckInvariants catches a corrupt readiness or requeue state", "[adapter][pods-ready][invariants]") {
+  Engine e = MakeEngine(PodsReady(Duration::Seconds(10)), kCpu);
+  REQUIRE(e.Submit(Workload("a", "w").Queue("q").Request("cpu", kCpu)).ok());
+  e.ScheduleCycle();
+  Advance(e, Duration::Seconds(10));
+  e.ScheduleCycle();
+  REQUIRE(e.CheckInvariants().ok());
+  ClusterState& s = internal::EngineStateForTesting(e).s;
+  const WorkloadId id(e.FindWorkload("a", "w").index);
+  WorkloadRecord& w = s.wl(id);
+  SECTION("a negative requeue count") {
+    w.extras->requeue_count = -1;
+    CHECK_THAT(std::string(e.CheckInvariants().message()), Catch::Contains("requeue state count -1"));
+  }
+  SECTION("a requeue instant without a count") {
+    w.extras->requeue_count = 0;
+    CHECK_THAT(std::string(e.CheckInvariants().message()), Catch::Contains("requeue state count 0 with a requeue instant"));
+  }
+  SECTION("pods both ready and recovering") {
+    w.admission->pods_ready = true;
+    w.admission->pods_recovering = true;
+    CHECK_THAT(std::string(e.CheckInvariants().message()), Catch::Contains("both ready and waiting for recovery"));
+  }
 }
 
 TEST_CASE("waitForPodsReady: invalid configuration names the field and builds no engine", "[adapter][pods-ready]") {
