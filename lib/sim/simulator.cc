@@ -1106,9 +1106,13 @@ class Simulation {
     h.saved_us = 0;
     // Pod start-up: the longest of the flavors the pods use; the run time starts after it.
     h.startup_us = 0;
-    ForEachPlacedAmount(h, [&](uint32_t fr, int64_t) {
-      h.startup_us = std::max(h.startup_us, startup_of_flavor_[frs_[fr].first]);
-    });
+    if (const std::optional<Duration> own = trace_.PodStartupOf(trace_.jobs[j])) {
+      h.startup_us = own->us;  // the trace's pod_startup column overrides the flavors'
+    } else {
+      ForEachPlacedAmount(h, [&](uint32_t fr, int64_t) {
+        h.startup_us = std::max(h.startup_us, startup_of_flavor_[frs_[fr].first]);
+      });
+    }
     job.phase = Phase::kRunning;
     if (!job.started) {
       job.started = true;

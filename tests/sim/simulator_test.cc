@@ -227,6 +227,16 @@ TEST_CASE("simulate: pod start-up delays the run; with waitForPodsReady a slow s
     CHECK(ReasonCountOf(r, "PodsReadyTimeout") == 1);
     CHECK(ReasonCountOf(r, "DeactivatedDueToRequeuingLimitExceeded") == 1);
   }
+  SECTION("a trace row's pod_startup overrides the flavors' start-up") {
+    SimulationOptions o = StopAtOnce();
+    o.pod_startup_default = Duration::Seconds(90);
+    const Trace own = Jobs("submit,namespace,pod_sets,duration,pod_startup\n0,team-a,1x{nvidia.com/gpu=4},100s,20s\n");
+    const SimulationResult r = Run(Cluster(WithPodsReady() + kTwoNodes), own, {}, o);
+    CHECK(r.completed == 1);
+    CHECK(QueueRow(r, "cq-a").completion.max == 120);
+    CHECK(ReasonCountOf(r, "PodsReadyTimeout") == 0);
+    CHECK(WriteTrace(own).starts_with("submit,namespace,team,queue,priority_class,priority,pod_sets,min_count,duration,name,pod_startup\n"));
+  }
   SECTION("start-up is not reported without waitForPodsReady, and a negative one is an error") {
     SimulationOptions o = StopAtOnce();
     o.pod_startup_default = Duration::Seconds(-1);
