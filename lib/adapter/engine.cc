@@ -13,6 +13,7 @@
 #include "qm/model/namespace_name.h"
 #include "qm/model/validate.h"
 #include "qm/solver/fair_sharing.h"
+#include "qm/solver/pods_ready.h"
 
 namespace qm {
 
@@ -214,6 +215,19 @@ absl::Status Engine::SetReclaimablePods(std::string_view ns, std::string_view na
   });
 }
 
+absl::Status Engine::SetPodsReady(WorkloadHandle workload, bool ready) {
+  return Call("SetPodsReady", [&]() -> absl::Status {
+    QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, workload));
+    return state_->SetPodsReady(id, ready);
+  });
+}
+absl::Status Engine::SetPodsReady(std::string_view ns, std::string_view name, bool ready) {
+  return Call("SetPodsReady", [&]() -> absl::Status {
+    QM_ASSIGN_OR_RETURN(const WorkloadId id, Lookup(*state_, ns, name));
+    return state_->SetPodsReady(id, ready);
+  });
+}
+
 int Engine::ConfirmAllEvicted() {
   if (!Usable("ConfirmAllEvicted").ok()) return 0;
   absl::StatusOr<int> n = Call("ConfirmAllEvicted", [&]() -> absl::StatusOr<int> { return state_->ConfirmAllEvicted(); });
@@ -307,7 +321,10 @@ absl::Status Engine::SetNow(Time now) {
 }
 
 std::optional<Time> Engine::NextTimedChange() const {
-  return Readable() ? NextTimer(state_->s) : std::nullopt;
+  if (!Readable()) return std::nullopt;
+  std::optional<Time> next = NextTimer(state_->s);
+  if (std::optional<Time> p = NextPodsReadyChange(state_->s); p && (!next || *p < *next)) next = p;
+  return next;
 }
 
 namespace {

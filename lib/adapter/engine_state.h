@@ -137,6 +137,8 @@ class EngineState {
   absl::Status Evict(WorkloadId id, std::string_view reason, std::string_view message);
   absl::Status SetActive(WorkloadId id, bool active);
   absl::Status SetReclaimablePods(WorkloadId id, std::string_view pod_set, int32_t count);
+  /// Kueue's PodsReady condition of a workload holding quota, as its job reconciler writes it.
+  absl::Status SetPodsReady(WorkloadId id, bool ready);
   /// A workload that holds no quota becomes inactive (kDeactivated).
   void MarkInactive(WorkloadId id);
   /// The status Kueue's workload controller writes on a pending workload when it reconciles it
@@ -144,6 +146,9 @@ class EngineState {
   /// inactive, its namespace is missing or not selected, or a resolved blockage becomes
   /// PendingEvaluation; the scheduler's own reasons are kept (docs/semantics.md §8.1).
   void ReconcilePendingStatus(WorkloadId id);
+  /// The NoFit reason of the blocked equivalence class a workload was parked in on arrival (taken
+  /// from a parked member of the class), or null when no member holds one.
+  const char* BlockedClassReason(WorkloadId id) const;
   /// A workload just activated and queued again (kActivated).
   void ReportActivated(WorkloadId id);
   /// Appends an event about `id` to the current call's events.

@@ -170,6 +170,16 @@ class Checker {
         return Violation(fmt::format("{} is {} but also waits in a queue", Wl(id), WorkloadStateName(w.state)));
       if (w.state == WorkloadState::kInactive && w.active)
         return Violation(fmt::format("{} is Inactive but its spec.active is true", Wl(id)));
+      // waitForPodsReady (docs/semantics.md §1.7.2): readiness belongs to the admission, and a
+      // requeue instant only exists with a requeue count (both are cleared together).
+      if (w.admission && w.admission->pods_ready && w.admission->pods_recovering)
+        return Violation(fmt::format("{}: its pods are both ready and waiting for recovery", Wl(id)));
+      if (w.extras && (w.extras->requeue_count < 0 || (w.extras->requeue_at && w.extras->requeue_count == 0)))
+        return Violation(fmt::format("{}: requeue state count {} with{} a requeue instant", Wl(id),
+                                     w.extras->requeue_count, w.extras->requeue_at ? "" : "out"));
+      if (w.state == WorkloadState::kInactive && w.extras && w.extras->requeue_count != 0)
+        return Violation(fmt::format("{} is Inactive but keeps requeue count {} (deactivation clears it)", Wl(id),
+                                     w.extras->requeue_count));
       if (w.state == WorkloadState::kPending) {
         if (!w.active) return Violation(fmt::format("{} is Pending but its spec.active is false", Wl(id)));
         if (w.place == QueuePlace::kInflight)

@@ -88,6 +88,11 @@ WorkloadStatus EngineState::Status(WorkloadId id) const {
   if (st.message.empty() && w.admission && std::string_view(w.reason) == "QuotaReserved")
     st.message = fmt::format("Quota reserved in ClusterQueue {}", s.cq(w.admission->cluster_queue).name);
   st.preemption_reason = w.preemption_reason;
+  st.pods_ready = w.admission && w.admission->pods_ready;
+  if (w.extras) {
+    st.requeue_count = w.extras->requeue_count;
+    st.requeue_at = w.extras->requeue_at;
+  }
   if (w.extras && w.extras->preemptions) {
     const PreemptionHistory& h = *w.extras->preemptions;
     PreemptionSummary& p = st.preemptions;

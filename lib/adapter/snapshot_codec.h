@@ -25,7 +25,7 @@ namespace qm::internal::snapshot {
 /// "\x89QMSNAP\n": a non-ASCII first byte (not a text file), the name, a newline (text-mode damage).
 inline constexpr char kMagic[8] = {'\x89', 'Q', 'M', 'S', 'N', 'A', 'P', '\n'};
 /// The format this build writes and reads (docs/snapshot-format.md, "Versions").
-inline constexpr uint32_t kFormatVersion = 2;
+inline constexpr uint32_t kFormatVersion = 3;
 /// Magic (8), version (4), reserved (4), payload length (8), payload checksum (8).
 inline constexpr size_t kHeaderSize = 32;
 

@@ -49,6 +49,8 @@ void PutClusterQueueSpec(Writer& w, const ClusterQueueSpec& s);
 ClusterQueueSpec GetClusterQueueSpec(Reader& r);
 void PutPodSet(Writer& w, const PodSetShape& ps);
 PodSetShape GetPodSet(Reader& r);
+void PutWaitForPodsReady(Writer& w, const WaitForPodsReadyConfig& c);
+WaitForPodsReadyConfig GetWaitForPodsReady(Reader& r);
 void PutAntiThrash(Writer& w, const AntiThrashConfig& a);
 AntiThrashConfig GetAntiThrash(Reader& r);
 void PutHistory(Writer& w, const PreemptionHistory& h);

@@ -54,6 +54,7 @@ absl::Status ReadConfig(Reader& r, const EngineConfig& host, EngineConfig* confi
       return absl::InvalidArgumentError(fmt::format("snapshot: config: {}", std::string(st.message())));
   }
   config->anti_thrash = GetAntiThrash(r);
+  config->wait_for_pods_ready = GetWaitForPodsReady(r);
   QM_RETURN_IF_ERROR(r.Finish("CONF"));
   config->clock = host.clock;
   config->submission_gate = host.submission_gate;
@@ -293,6 +294,8 @@ absl::Status ReadWorkloads(Reader& r, ClusterState& s) {
       }
       x->preemption_message = r.Str();
       if (r.Bool()) x->preemptions = GetHistory(r);
+      x->requeue_count = r.I32();
+      if (r.Bool()) x->requeue_at = r.At();
       w.extras = std::move(x);
     }
     w.queue_name = QueueNameId(r.U32());
@@ -340,6 +343,9 @@ absl::Status ReadWorkloads(Reader& r, ClusterState& s) {
       a->admitted_cycle = r.U64();
       a->evicted = r.Bool();
       a->evicted_at = r.At();
+      a->pods_ready = r.Bool();
+      a->pods_recovering = r.Bool();
+      a->pods_not_ready_since = r.At();
       w.admission = std::move(a);
     }
     if (r.Bool()) {

@@ -275,6 +275,32 @@ PodSetShape GetPodSet(Reader& r) {
   return ps;
 }
 
+// Format 3: Kueue's waitForPodsReady, at the end of CONF.
+void PutWaitForPodsReady(Writer& w, const WaitForPodsReadyConfig& c) {
+  w.Bool(c.enabled);
+  w.Period(c.timeout);
+  w.Bool(c.recovery_timeout.has_value());
+  if (c.recovery_timeout) w.Period(*c.recovery_timeout);
+  w.Bool(c.block_admission);
+  w.Enum(c.requeuing_timestamp);
+  w.Bool(c.backoff_limit_count.has_value());
+  if (c.backoff_limit_count) w.I32(*c.backoff_limit_count);
+  w.I32(c.backoff_base_seconds);
+  w.I32(c.backoff_max_seconds);
+}
+WaitForPodsReadyConfig GetWaitForPodsReady(Reader& r) {
+  WaitForPodsReadyConfig c;
+  c.enabled = r.Bool();
+  c.timeout = r.Period();
+  if (r.Bool()) c.recovery_timeout = r.Period();
+  c.block_admission = r.Bool();
+  c.requeuing_timestamp = r.Enum(RequeuingTimestamp::kCreation, "requeuing timestamp");
+  if (r.Bool()) c.backoff_limit_count = r.I32();
+  c.backoff_base_seconds = r.I32();
+  c.backoff_max_seconds = r.I32();
+  return c;
+}
+
 void PutAntiThrash(Writer& w, const AntiThrashConfig& a) {
   w.Count(a.min_runtime.size());
   for (const MinRuntimeRule& rule : a.min_runtime) {

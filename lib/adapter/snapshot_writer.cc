@@ -24,12 +24,14 @@ namespace {
 // read), then update the size here. Checked on the platform the project is developed on only.
 #if defined(__x86_64__) && defined(__GLIBCXX__) && !defined(_GLIBCXX_DEBUG) && !defined(_LIBCPP_VERSION)
 // 256 since format 2: `anti_thrash` (96 bytes), saved in CONF.
-static_assert(sizeof(EngineConfig) == 256, "EngineConfig changed: update lib/adapter/snapshot_*.cc");
+// 312 since format 3: `wait_for_pods_ready` (56), saved at the end of CONF.
+static_assert(sizeof(EngineConfig) == 312, "EngineConfig changed: update lib/adapter/snapshot_*.cc");
 // 1416 since workloads live in a RecordStore (chunks, not one array): same records saved.
 // 1584 since format 2: the config's `anti_thrash` (96) and `thrash` (72), saved in THRS.
 // 1592: `host_running` (8), not state: null between calls, never saved.
 // 1608: `pinned_now` (16), not state: set only while a query runs, never saved.
-static_assert(sizeof(ClusterState) == 1608, "ClusterState changed: update lib/adapter/snapshot_*.cc");
+// 1664 since format 3: the config's `wait_for_pods_ready` (56).
+static_assert(sizeof(ClusterState) == 1664, "ClusterState changed: update lib/adapter/snapshot_*.cc");
 // 680 since the pending queues are grouped by equivalence class: the grouping is derived from the
 // records on restore, nothing new is saved.
 static_assert(sizeof(ClusterQueueState) == 680, "ClusterQueueState changed: update lib/adapter/snapshot_*.cc");
@@ -39,8 +41,11 @@ static_assert(sizeof(LocalQueueState) == 144, "LocalQueueState changed: update l
 static_assert(sizeof(ResourceFlavorSpec) == 104, "ResourceFlavorSpec changed: update lib/adapter/snapshot_*.cc");
 static_assert(sizeof(WorkloadRecord) == 144, "WorkloadRecord changed: update lib/adapter/snapshot_*.cc");
 // 184 since format 2: `preemptions` (a pointer), saved at the end of the extras in WKLD.
-static_assert(sizeof(WorkloadExtras) == 184, "WorkloadExtras changed: update lib/adapter/snapshot_*.cc");
-static_assert(sizeof(AdmissionRecord) == 312, "AdmissionRecord changed: update lib/adapter/snapshot_*.cc");
+// 208 since format 3: `requeue_count` and `requeue_at`, saved after the preemption history.
+static_assert(sizeof(WorkloadExtras) == 208, "WorkloadExtras changed: update lib/adapter/snapshot_*.cc");
+// 328 since format 3: `pods_ready`, `pods_recovering`, `pods_not_ready_since`, saved after
+// `evicted_at`.
+static_assert(sizeof(AdmissionRecord) == 328, "AdmissionRecord changed: update lib/adapter/snapshot_*.cc");
 static_assert(sizeof(ScanProgress) == 48, "ScanProgress changed: update lib/adapter/snapshot_*.cc");
 static_assert(sizeof(PodSetShape) == 208, "PodSetShape changed: update lib/adapter/snapshot_*.cc");
 static_assert(sizeof(WorkloadShape) == 40, "WorkloadShape changed: update lib/adapter/snapshot_*.cc");
@@ -84,6 +89,7 @@ void WriteState(const ClusterState& s, Writer& w) {
     w.Bool(s.config.features.EnabledAt(i));
   }
   PutAntiThrash(w, s.config.anti_thrash);
+  PutWaitForPodsReady(w, s.config.wait_for_pods_ready);
   w.EndSection(sec);
 
   // CLCK: the manual clock and the counters.
@@ -301,6 +307,9 @@ void WriteState(const ClusterState& s, Writer& w) {
       w.Str(x.preemption_message);
       w.Bool(x.preemptions != nullptr);
       if (x.preemptions) PutHistory(w, *x.preemptions);
+      w.I32(x.requeue_count);
+      w.Bool(x.requeue_at.has_value());
+      if (x.requeue_at) w.At(*x.requeue_at);
     }
     w.U32(r.queue_name.value);
     w.U32(r.shape);
@@ -343,6 +352,9 @@ void WriteState(const ClusterState& s, Writer& w) {
       w.U64(a.admitted_cycle);
       w.Bool(a.evicted);
       w.At(a.evicted_at);
+      w.Bool(a.pods_ready);
+      w.Bool(a.pods_recovering);
+      w.At(a.pods_not_ready_since);
     }
     w.Bool(r.scan != nullptr);
     if (r.scan) {

@@ -21,10 +21,18 @@ constexpr const char* kDeactivatedMessage = "The workload is deactivated";
 constexpr const char* kReactivatedReason = "Reactivated";
 constexpr const char* kReactivatedMessage = "The workload was reactivated";
 constexpr const char* kPendingEvaluationMessage = "Workload is pending evaluation in the scheduling queue";
+
 constexpr const char* kNamespaceMismatchMessage = "workload namespace doesn't match ClusterQueue selector";
 
 constexpr std::string_view kQueueNameLabel = "kueue.x-k8s.io/queue-name";
 constexpr std::string_view kPriorityClassLabel = "kueue.x-k8s.io/priority-class";
+
+// Kueue clears status.requeueState when a workload is deactivated (docs/semantics.md §1.7.2).
+void ClearRequeueState(WorkloadRecord& w) {
+  if (!w.extras) return;
+  w.extras->requeue_count = 0;
+  w.extras->requeue_at.reset();
+}
 
 std::string QueueNameOf(const WorkloadSpec& spec) {
   if (!spec.queue_name.empty()) return spec.queue_name;
@@ -255,6 +263,13 @@ absl::Status EngineState::CheckWorkload(const WorkloadSpec& spec, std::span<cons
           ref.source == PriorityClassSource::kWorkloadPriorityClass ? "WorkloadPriorityClass" : "PriorityClass",
           ref.name));
   }
+  // status.requeueState: a count of pods-ready requeues, and the end of the back-off only with one
+  // (docs/semantics.md §1.7.2).
+  if (spec.requeue_count < 0)
+    return absl::InvalidArgumentError(fmt::format("{}: status.requeueState.count: must be >= 0", object));
+  if (spec.requeue_at && spec.requeue_count == 0)
+    return absl::InvalidArgumentError(fmt::format(
+        "{}: status.requeueState.requeueAt: needs a count (requeue delays of admission checks are not modelled)", object));
   // Updates of a workload that holds quota may change little.
   const NamespaceId ns = s.namespaces_names.Find(ns_name);
   const WorkloadId existing = ns.valid() ? s.FindWorkload(ns, spec.name) : WorkloadId();
@@ -352,6 +367,7 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec, bool first_chang
       if (priority != w.priority) SetWorkloadPriority(id, priority);
       SetPriorityClassRef(w, spec.priority_class);
       w.active = spec.active;
+      if (!spec.active) ClearRequeueState(w);
       if (!spec.active && !w.admission->evicted)
         EvictForReason(id, eviction_reason::kDeactivated, kDeactivatedMessage);
       return id;
@@ -386,10 +402,12 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec, bool first_chang
       ReconcilePendingStatus(id);
       if (was_inactive) ReportActivated(id);
     } else if (was_inactive) {
+      ClearRequeueState(w);
       w.state = WorkloadState::kInactive;
       w.reason = reason::kDeactivated;
       w.message = CompactString::Static(kDeactivatedMessage);
     } else {
+      ClearRequeueState(w);
       MarkInactive(id);
     }
     return id;
@@ -410,14 +428,20 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec, bool first_chang
   w.name = spec.name;
   w.queue_name = s.queue_names.Intern(QueueNameOf(spec));
   w.uid = spec.uid;
+  // An inactive workload carries no requeue state: Kueue's controller clears it on deactivation.
+  const bool requeue_state = spec.requeue_count > 0 && spec.active;
   if (!spec.job_uid.empty() || !spec.labels.empty() || !spec.conditions.empty() ||
-      spec.priority_class.source != PriorityClassSource::kNone || !spec.reclaimable_pods.empty()) {
+      spec.priority_class.source != PriorityClassSource::kNone || !spec.reclaimable_pods.empty() || requeue_state) {
     w.extras = std::make_unique<WorkloadExtras>();
     w.extras->job_uid = spec.job_uid;
     w.extras->labels = spec.labels;
     w.extras->priority_class = spec.priority_class;
     w.extras->conditions = spec.conditions;
     w.extras->reclaimable_pods = spec.reclaimable_pods;
+    if (requeue_state) {
+      w.extras->requeue_count = spec.requeue_count;
+      w.extras->requeue_at = spec.requeue_at;  // a future one keeps it parked (Enqueue)
+    }
   }
   w.shape = InternShape(std::move(shape));
   w.priority = ResolvePriority(spec);
@@ -427,7 +451,10 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec, bool first_chang
   // Queue-order timestamp (docs/semantics.md §3.3).
   w.queue_time = w.creation_time;
   if (const ConditionSpec* ev = TrueCondition(spec, "Evicted");
-      ev != nullptr && (ev->reason == "PodsReadyTimeout" || ev->reason == "AdmissionCheck") && ev->last_transition_time) {
+      ev != nullptr && ev->last_transition_time &&
+      (ev->reason == "AdmissionCheck" ||
+       (ev->reason == "PodsReadyTimeout" &&
+        s.config.wait_for_pods_ready.requeuing_timestamp == RequeuingTimestamp::kEviction))) {
     w.queue_time = *ev->last_transition_time;
   } else if (const ConditionSpec* pr = TrueCondition(spec, "Preempted");
              !s.config.features.priority_sorting_within_cohort && pr != nullptr &&
@@ -484,6 +511,15 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec, bool first_chang
     AccountAdmission(s, id);
     w.reason = reason::kQuotaReserved;
     w.message.clear();  // formatted on demand (AdmittedMessage)
+    // Loaded running: its PodsReady condition, as Kueue's job reconciler last wrote it (§1.7.2).
+    if (TrueCondition(spec, "PodsReady") != nullptr) {
+      w.admission->pods_ready = true;
+    } else if (const ConditionSpec* pr = spec.FindCondition("PodsReady");
+               pr != nullptr && !pr->status && pr->reason == "WaitForRecovery") {
+      // A pod failed after they were all ready: the recovery timeout runs from this transition.
+      w.admission->pods_recovering = true;
+      w.admission->pods_not_ready_since = pr->last_transition_time.value_or(times.reserved);
+    }
     if (w.admission->evicted) {
       const ConditionSpec* ev = TrueCondition(spec, "Evicted");
       w.reason = ev->reason.empty() ? reason::kPreempted : s.InternReason(ev->reason);
@@ -502,6 +538,21 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec, bool first_chang
   Enqueue(s, id);
   ReconcilePendingStatus(id);
   return id;
+}
+
+const char* EngineState::BlockedClassReason(WorkloadId id) const {
+  const WorkloadRecord& w = s.wl(id);
+  const auto& classes = s.cq(w.queued_in).inadmissible.classes();
+  const auto it = classes.find(PendingClassOf(w));
+  if (it == classes.end()) return nullptr;
+  // The members are ordered (PendingSet), so the first one with a reason is always the same.
+  for (const PendingKey& k : it->second) {
+    if (k.id == id) continue;
+    const std::string_view r(s.wl(k.id).reason);
+    if (r == reason::kNoMatchingFlavor || r == reason::kExceedsMaxQuota || r == reason::kWaitingForQuota)
+      return s.wl(k.id).reason;
+  }
+  return nullptr;
 }
 
 void EngineState::ReconcilePendingStatus(WorkloadId id) {
@@ -528,9 +579,22 @@ void EngineState::ReconcilePendingStatus(WorkloadId id) {
     return;
   }
   // Kept: a parked equivalent ("Bypassed ..."), the scheduler's own reasons until its next look,
-  // and a workload no condition was ever written on (UnadmittedWorkloadsExplicitStatus is off).
+  // and a workload no condition was ever written on while UnadmittedWorkloadsExplicitStatus is off.
   const std::string_view why(w.reason);
-  if (w.place == QueuePlace::kInadmissible && std::string_view(w.message) == kBypassedMessage) return;
+  const bool bypassed = w.place == QueuePlace::kInadmissible && std::string_view(w.message) == kBypassedMessage;
+  if (why == reason::kPending && s.config.features.unadmitted_workloads_explicit_status) {
+    // The gate stamps the condition at the first reconciliation: the blocked class's reason for a
+    // workload parked on arrival (Kueue checks the equivalence cache for new workloads only with
+    // the gate on), else PendingEvaluation (docs/semantics.md §8.1).
+    if (bypassed) {
+      if (const char* r = BlockedClassReason(id)) w.reason = r;
+      return;
+    }
+    w.reason = reason::kPendingEvaluation;
+    w.message = CompactString::Static(kPendingEvaluationMessage);
+    return;
+  }
+  if (bypassed) return;
   if (why == reason::kPending || why == reason::kWaitingForQuota || why == reason::kNoMatchingFlavor ||
       why == reason::kExceedsMaxQuota || why == reason::kWaitingForPreemptedWorkloads ||
       why == reason::kPendingEvaluation)
@@ -577,8 +641,13 @@ absl::Status EngineState::ConfirmEvicted(WorkloadId id) {
     w.queue_time = evicted_at + Duration::Milliseconds(1);
   // Kueue's requeuing timestamp (Eviction, its default): a workload evicted for not getting ready
   // or by an admission check queues by its eviction time (docs/semantics.md §3.3).
-  if (why == eviction_reason::kPodsReadyTimeout || why == eviction_reason::kAdmissionCheck)
+  // With requeuingStrategy.timestamp Creation, a pods-ready timeout keeps the creation time.
+  if (why == eviction_reason::kAdmissionCheck ||
+      (why == eviction_reason::kPodsReadyTimeout &&
+       s.config.wait_for_pods_ready.requeuing_timestamp == RequeuingTimestamp::kEviction))
     w.queue_time = evicted_at;
+  else if (why == eviction_reason::kPodsReadyTimeout)
+    w.queue_time = w.creation_time;
   if (w.active) {
     w.state = WorkloadState::kPending;
     // Kueue's job reconciler clears the reservation with reason PendingEvaluation and the eviction's
@@ -641,6 +710,7 @@ absl::Status EngineState::SetActive(WorkloadId id, bool active) {
         fmt::format("{}: is finished", ObjectLabel("Workload", s.namespaces_names.Name(w.ns), w.name)));
   if (w.active == active) return absl::OkStatus();
   w.active = active;
+  if (!active) ClearRequeueState(w);
   if (w.admission) {
     // Holding quota: deactivation evicts (then it stays out once confirmed); reactivating a
     // workload still being evicted lets it requeue when confirmed.
@@ -656,6 +726,25 @@ absl::Status EngineState::SetActive(WorkloadId id, bool active) {
     Enqueue(s, id);
     ReconcilePendingStatus(id);  // Deactivated -> PendingEvaluation, unless blocked
     ReportActivated(id);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status EngineState::SetPodsReady(WorkloadId id, bool ready) {
+  WorkloadRecord& w = s.wl(id);
+  if (!w.admission)
+    return absl::FailedPreconditionError(fmt::format(
+        "{}: status.conditions[PodsReady]: holds no quota (state {}); only a workload holding quota has pods",
+        ObjectLabel("Workload", s.namespaces_names.Name(w.ns), w.name), WorkloadStateName(w.state)));
+  AdmissionRecord& a = *w.admission;
+  if (ready) {
+    a.pods_ready = true;
+    a.pods_recovering = false;
+  } else if (a.pods_ready) {
+    // PodsReady=False, reason WaitForRecovery: timed by recoveryTimeout from now.
+    a.pods_ready = false;
+    a.pods_recovering = true;
+    a.pods_not_ready_since = s.Now();
   }
   return absl::OkStatus();
 }
@@ -680,6 +769,11 @@ void EngineState::ReportActivated(WorkloadId id) {
 absl::Status EngineState::SetReclaimablePods(WorkloadId id, std::string_view pod_set, int32_t count) {
   WorkloadRecord& w = s.wl(id);
   const std::string label = ObjectLabel("Workload", s.namespaces_names.Name(w.ns), w.name);
+  // With ReclaimablePods off Kueue's job reconciler never writes status.reclaimablePods, the only
+  // thing this call stands for (docs/semantics.md §1.7.1).
+  if (!s.config.features.reclaimable_pods)
+    return absl::FailedPreconditionError(fmt::format(
+        "{}: status.reclaimablePods: not reported while feature gate ReclaimablePods is off", label));
   const WorkloadShape& shape = s.shape(w);
   size_t index = 0;
   while (index < shape.pod_sets.size() && shape.pod_sets[index].name != pod_set) ++index;

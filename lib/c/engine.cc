@@ -94,6 +94,7 @@ absl::Status AddConfiguration(std::string_view text, std::string_view source,
     config.features = *manifest.features;
   }
   config.anti_thrash = std::move(manifest.anti_thrash);
+  config.wait_for_pods_ready = manifest.wait_for_pods_ready;
   return absl::OkStatus();
 }
 
@@ -368,6 +369,17 @@ QM_C_EXPORT qm_status qm_engine_set_reclaimable_pods_h(qm_engine* engine, uint64
     QM_ASSIGN_OR_RETURN(std::string_view ps, qm::c::OptionalText(pod_set, "pod_set"));
     return e.SetReclaimablePods(w, ps.empty() ? "main" : ps, count);
   });
+}
+
+QM_C_EXPORT qm_status qm_engine_set_pods_ready(qm_engine* engine, const char* namespace_name, const char* name,
+                                              int ready) {
+  return ByName(engine, namespace_name, name, [&](qm::Engine& e, std::string_view ns, std::string_view n) {
+    return e.SetPodsReady(ns, n, ready != 0);
+  });
+}
+
+QM_C_EXPORT qm_status qm_engine_set_pods_ready_h(qm_engine* engine, uint64_t handle, int ready) {
+  return ByHandle(engine, handle, [&](qm::Engine& e, qm::WorkloadHandle w) { return e.SetPodsReady(w, ready != 0); });
 }
 
 // ---- Cycles ---------------------------------------------------------------------------------------

@@ -219,6 +219,15 @@ Doc WorkloadDoc(const WorkloadStatus& s) {
                                 ? Doc::Str(PreemptionReasonName(*s.preemption_reason))
                                 : Doc());
   d.Set("preemptions", PreemptionsDoc(s.preemptions));
+  // waitForPodsReady (API version 4), only when there is something to say, so the document of a
+  // workload without it is what it was.
+  if (s.pods_ready) d.Set("podsReady", Doc::Bool(true));
+  if (s.requeue_count > 0) {
+    Doc rq = Doc::Map();
+    rq.Set("count", Doc::Int(s.requeue_count));
+    rq.Set("requeueAtUnixMicros", s.requeue_at.has_value() ? Doc::Int(s.requeue_at->us) : Doc());
+    d.Set("requeueState", std::move(rq));
+  }
   return d;
 }
 

@@ -1,5 +1,6 @@
 #include "io/config_reader.h"
 
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -103,6 +104,27 @@ void ReadAntiThrash(const Cursor& c, AntiThrashConfig* out) {
     d.CheckKeys({"enable", "window"});
     out->cycle_detection.enabled = d["enable"].OptBool().value_or(false);
     out->cycle_detection.window = ReadDuration(d["window"], out->cycle_detection.window);
+  }
+}
+
+void ReadWaitForPodsReady(const Cursor& c, WaitForPodsReadyConfig* out) {
+  if (!c.ExpectMap()) return;
+  c.CheckKeys({"enable", "timeout", "recoveryTimeout", "blockAdmission", "requeuingStrategy"});
+  // Kueue v1beta2 enables waitForPodsReady by writing the block; v1beta1's `enable` is accepted too.
+  out->enabled = c["enable"].OptBool().value_or(true);
+  // A negative duration is refused by ReadDuration; 0 by the validation ("must be more than 0").
+  if (c["timeout"].present()) out->timeout = ReadDuration(c["timeout"], out->timeout);
+  if (c["recoveryTimeout"].present()) out->recovery_timeout = ReadDuration(c["recoveryTimeout"], Duration{});
+  out->block_admission = c["blockAdmission"].OptBool().value_or(false);
+  if (const Cursor r = c["requeuingStrategy"]; r.ExpectMap()) {
+    r.CheckKeys({"timestamp", "backoffLimitCount", "backoffBaseSeconds", "backoffMaxSeconds"});
+    static constexpr std::pair<std::string_view, RequeuingTimestamp> kTimestamps[] = {
+        {"Eviction", RequeuingTimestamp::kEviction}, {"Creation", RequeuingTimestamp::kCreation}};
+    out->requeuing_timestamp = r["timestamp"].OptEnum<RequeuingTimestamp>(kTimestamps).value_or(out->requeuing_timestamp);
+    constexpr int64_t kMin = std::numeric_limits<int32_t>::min(), kMax = std::numeric_limits<int32_t>::max();
+    if (std::optional<int64_t> n = r["backoffLimitCount"].OptInt(kMin, kMax)) out->backoff_limit_count = static_cast<int32_t>(*n);
+    if (std::optional<int64_t> n = r["backoffBaseSeconds"].OptInt(kMin, kMax)) out->backoff_base_seconds = static_cast<int32_t>(*n);
+    if (std::optional<int64_t> n = r["backoffMaxSeconds"].OptInt(kMin, kMax)) out->backoff_max_seconds = static_cast<int32_t>(*n);
   }
 }
 

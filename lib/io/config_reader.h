@@ -21,6 +21,10 @@ void ReadFeatureGates(const Cursor& c, FeatureGates* out);
 /// preemptionBackoff: {base, max}, cycleDetection: {enable, window}}`; durations
 /// are Go durations ("90s", "2h30m").
 void ReadAntiThrash(const Cursor& c, AntiThrashConfig* out);
+/// `waitForPodsReady: {enable, timeout, recoveryTimeout, blockAdmission, requeuingStrategy:
+/// {timestamp, backoffLimitCount, backoffBaseSeconds, backoffMaxSeconds}}` (Kueue's
+/// Configuration.waitForPodsReady); present means enabled unless `enable: false`.
+void ReadWaitForPodsReady(const Cursor& c, WaitForPodsReadyConfig* out);
 /// Reports the first invalid field of `config` (qm/model/config_validation.h) at the key it names
 /// under `c`, or at the nearest key above it that the file has; `prefix` is prepended to the field
 /// in the message ("config." in scenarios).

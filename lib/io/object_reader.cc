@@ -187,10 +187,12 @@ void ReadConfiguration(const Cursor& c, ConfigurationDoc* out) {
     out->features = features;
   }
   ReadAntiThrash(c["antiThrash"], &out->anti_thrash);
+  if (c["waitForPodsReady"].present()) ReadWaitForPodsReady(c["waitForPodsReady"], &out->wait_for_pods_ready);
   EngineConfig config;
   if (out->fair_sharing) config.fair_sharing = *out->fair_sharing;
   if (out->features) config.features = *out->features;
   config.anti_thrash = out->anti_thrash;
+  config.wait_for_pods_ready = out->wait_for_pods_ready;
   CheckEngineConfig(c, config, "");
 }
 

@@ -36,6 +36,8 @@ struct ConfigurationDoc {
   std::optional<FairSharingConfig> fair_sharing;
   std::optional<FeatureGates> features;
   AntiThrashConfig anti_thrash;
+  /// Kueue's `waitForPodsReady` (docs/semantics.md §1.7.2); off when absent.
+  WaitForPodsReadyConfig wait_for_pods_ready;
 };
 
 /// Reads the objects in `node`: one object, a `kind: List`, or a list of objects. Appends to

@@ -10,6 +10,7 @@
 #include "fmt/format.h"
 #include "io/names.h"
 #include "qm/core/quantity_text.h"
+#include "qm/text/time_text.h"
 #include "text/doc.h"
 
 namespace qm::internal {
@@ -334,6 +335,24 @@ std::vector<std::string> CompareExpectations(const Expectations& expect, const S
       out.push_back(fmt::format("messages.{}: expected to contain {}, got {}", workload,
                                 JsonString(want), JsonString(got)));
     }
+  }
+  for (const auto& [workload, want] : expect.reasons) {
+    const auto [ns, name] = SplitWorkloadName(workload);
+    absl::StatusOr<WorkloadStatus> st = engine.GetWorkload(ns, name);
+    const std::string got = st.ok() ? st->reason : "";
+    if (got != want)
+      out.push_back(fmt::format("reasons.{}: expected {}, got {}", workload, JsonString(want), JsonString(got)));
+  }
+  for (const auto& [workload, want] : expect.requeue_states) {
+    const auto [ns, name] = SplitWorkloadName(workload);
+    absl::StatusOr<WorkloadStatus> st = engine.GetWorkload(ns, name);
+    const int32_t count = st.ok() ? st->requeue_count : 0;
+    const std::optional<Time> at = st.ok() ? st->requeue_at : std::nullopt;
+    const auto text = [](std::optional<Time> t) { return t ? FormatRfc3339(*t) : std::string("null"); };
+    if (count != want.count)
+      out.push_back(fmt::format("requeueState.{}.count: expected {}, got {}", workload, want.count, count));
+    if (want.check_at && at != want.at)
+      out.push_back(fmt::format("requeueState.{}.requeueAt: expected {}, got {}", workload, text(want.at), text(at)));
   }
   for (const auto& [name, want] : expect.weighted_shares) {
     std::optional<int64_t> got;

@@ -56,7 +56,8 @@ constexpr std::pair<std::string_view, ObjectKind> kKinds[] = {
 constexpr std::string_view kActions[] = {"schedule", "apply",   "delete",
                                          "finish",   "evictionDone", "advance",
                                          "preemptionTargets", "assignFlavors", "submit",
-                                         "evict", "deactivate", "activate", "reclaimablePods"};
+                                         "evict", "deactivate", "activate", "reclaimablePods",
+                                         "podsReady"};
 
 // Reads a scenario document; names defined so far are tracked to validate references.
 class ScenarioReader {
@@ -105,7 +106,7 @@ class ScenarioReader {
   void ReadConfig(const Cursor& c, ScenarioConfig* config) {
     if (!c.ExpectMap()) return;
     c.CheckKeys({"now", "fairSharing", "features", "releaseEvictedAtNextSchedule", "messageStyle",
-                 "access", "antiThrash"});
+                 "access", "antiThrash", "waitForPodsReady"});
     if (const std::optional<std::string> now = c["now"].OptString()) {
       absl::StatusOr<Time> t = ParseRfc3339(*now);
       if (!t.ok()) {
@@ -118,6 +119,8 @@ class ScenarioReader {
     internal::ReadFeatureGates(c["features"], &config->features);
     if (!ctx_->ok()) return;
     internal::ReadAntiThrash(c["antiThrash"], &config->anti_thrash);
+    if (c["waitForPodsReady"].present()) internal::ReadWaitForPodsReady(c["waitForPodsReady"], &config->wait_for_pods_ready);
+    if (!ctx_->ok()) return;
     config->release_evicted_at_next_schedule =
         c["releaseEvictedAtNextSchedule"].OptBool().value_or(true);
     config->message_style = c["messageStyle"].OptEnum<MessageStyle>(kMessageStyles);
@@ -141,6 +144,7 @@ class ScenarioReader {
     engine.features = config.features;
     engine.message_style = config.message_style.value_or(MessageStyle::kCurrent);
     engine.anti_thrash = config.anti_thrash;
+    engine.wait_for_pods_ready = config.wait_for_pods_ready;
     internal::CheckEngineConfig(c, engine, "config.");
   }
 
@@ -299,7 +303,7 @@ class ScenarioReader {
     }
     c.CheckKeys({"schedule", "apply", "delete", "finish", "evictionDone", "advance",
                  "preemptionTargets", "assignFlavors", "submit", "evict", "deactivate", "activate",
-                 "reclaimablePods", "expect"});
+                 "reclaimablePods", "podsReady", "expect"});
     if (!ctx_->ok()) return step;
     std::vector<std::string_view> actions;
     for (std::string_view a : kActions) {
@@ -341,6 +345,8 @@ class ScenarioReader {
       step.action = ActivateStep{WorkloadList(v)};
     } else if (action == "reclaimablePods") {
       step.action = ReadReclaimablePods(v);
+    } else if (action == "podsReady") {
+      step.action = ReadPodsReady(v);
     } else if (action == "advance") {
       const std::string text = v.RequiredString();
       if (!ctx_->ok()) return step;
@@ -416,6 +422,28 @@ class ScenarioReader {
       e.message = item["message"].String();
       if (!ctx_->ok()) break;
       out.items.push_back(std::move(e));
+    }
+    return out;
+  }
+
+  // `podsReady: [ns/name, {workload: ns/name, ready: false}]`; a bare name means ready.
+  PodsReadyStep ReadPodsReady(const Cursor& v) {
+    PodsReadyStep out;
+    if (!v.present() || !v.ExpectSequence()) {
+      if (ctx_->ok()) v.Fail("expected a list of workloads or {workload, ready}");
+      return out;
+    }
+    for (const Cursor& item : v.Items()) {
+      PodsReadyStep::Item p;
+      if (item.is_map()) {
+        item.CheckKeys({"workload", "ready"});
+        p.workload = WorkloadRef(item["workload"]);
+        p.ready = item["ready"].OptBool().value_or(true);
+      } else {
+        p.workload = WorkloadRef(item);
+      }
+      if (!ctx_->ok()) break;
+      out.items.push_back(std::move(p));
     }
     return out;
   }
@@ -581,7 +609,8 @@ class ScenarioReader {
     e.source = ctx_->Where(c.line());
     if (!c.ExpectMap()) return e;
     c.CheckKeys({"admitted", "admissions", "preempted", "pending", "inadmissible", "targets",
-                 "assignment", "representativeMode", "borrowing", "messages", "usage", "borrowed", "weightedShares", "refused"});
+                 "assignment", "representativeMode", "borrowing", "messages", "reasons", "requeueState", "usage", "borrowed",
+                 "weightedShares", "refused"});
     if (!ctx_->ok()) return e;
     if (c.Has("refused") && !std::holds_alternative<SubmitStep>(action)) {
       c["refused"].Fail("only a submit step has refused");
@@ -641,6 +670,32 @@ class ScenarioReader {
       if (!ctx_->ok()) return e;
       e.messages[name] = message;
     }
+    for (const auto& [workload, text] : c["reasons"].Entries()) {
+      const std::string name = CheckWorkloadName(text, workload);
+      const std::string reason = text.RequiredString();
+      if (!ctx_->ok()) return e;
+      e.reasons[name] = reason;
+    }
+    for (const auto& [workload, v] : c["requeueState"].Entries()) {
+      const std::string name = CheckWorkloadName(v, workload);
+      if (!ctx_->ok() || !v.ExpectMap()) return e;
+      v.CheckKeys({"count", "requeueAt"});
+      Expectations::ExpectedRequeueState want;
+      want.count = static_cast<int32_t>(v["count"].OptInt(0, std::numeric_limits<int32_t>::max()).value_or(0));
+      if (v.Has("requeueAt")) {
+        want.check_at = true;
+        if (const std::optional<std::string> at = v["requeueAt"].OptString()) {
+          absl::StatusOr<Time> t = ParseRfc3339(*at);
+          if (!t.ok()) {
+            v["requeueAt"].Fail(std::string(t.status().message()));
+            return e;
+          }
+          want.at = *t;
+        }
+      }
+      if (!ctx_->ok()) return e;
+      e.requeue_states[name] = want;
+    }
     for (const auto& [name, value] : c["weightedShares"].Entries()) {
       const std::optional<std::string> text = value.OptString();
       if (text.has_value() && *text == "max") {
@@ -693,7 +748,8 @@ const char* StepActionName(const StepAction& action) {
   static constexpr const char* kNames[] = {"schedule", "apply",   "delete",
                                            "finish",   "evictionDone", "advance",
                                            "preemptionTargets", "assignFlavors", "submit",
-                                           "evict", "deactivate", "activate", "reclaimablePods"};
+                                           "evict", "deactivate", "activate", "reclaimablePods",
+                                           "podsReady"};
   return kNames[action.index()];
 }
 

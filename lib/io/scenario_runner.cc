@@ -150,6 +150,13 @@ absl::Status Execute(const ScenarioConfig& config, const ScenarioStep& step, Eng
     }
     return absl::OkStatus();
   }
+  if (const auto* s = std::get_if<PodsReadyStep>(&action)) {
+    for (const PodsReadyStep::Item& item : s->items) {
+      const auto [ns, name] = SplitWorkloadName(item.workload);
+      QM_RETURN_IF_ERROR(engine.SetPodsReady(ns, name, item.ready));
+    }
+    return absl::OkStatus();
+  }
   if (const auto* s = std::get_if<AdvanceStep>(&action)) return engine.SetNow(engine.Now() + s->by);
   if (const auto* s = std::get_if<PreemptionTargetsStep>(&action)) {
     const auto [ns, name] = SplitWorkloadName(s->workload);
@@ -227,6 +234,7 @@ absl::StatusOr<Engine> MakeScenarioEngine(const Scenario& scenario) {
   config.features = scenario.config.features;
   config.message_style = scenario.config.message_style.value_or(MessageStyle::kCurrent);
   config.anti_thrash = scenario.config.anti_thrash;
+  config.wait_for_pods_ready = scenario.config.wait_for_pods_ready;
   absl::StatusOr<Engine> created = Engine::Create(std::move(config));
   if (!created.ok())
     return absl::Status(created.status().code(),

@@ -276,6 +276,18 @@ WorkloadSpec ReadWorkload(const Cursor& c, const ObjectHeader& h) {
     wl.reclaimable_pods.emplace_back(name,
                                      static_cast<int32_t>(count.OptInt(0, kInt32Max).value_or(0)));
   }
+  if (const Cursor rq = status["requeueState"]; rq.ExpectMap()) {
+    rq.CheckKeys({"count", "requeueAt"});
+    wl.requeue_count = static_cast<int32_t>(rq["count"].OptInt(0, kInt32Max).value_or(0));
+    if (const std::optional<std::string> at = rq["requeueAt"].OptString()) {
+      absl::StatusOr<Time> t = ParseRfc3339(*at);
+      if (!t.ok()) {
+        rq["requeueAt"].Fail(std::string(t.status().message()));
+        return wl;
+      }
+      wl.requeue_at = *t;
+    }
+  }
   return wl;
 }
 

@@ -96,6 +96,7 @@ struct Holding {
   bool placed = false;
   int64_t admitted_us = 0;
   int64_t start_us = 0;
+  int64_t startup_us = 0;  // pod start-up of this attempt: its run time starts at start_us + startup_us
   int64_t saved_us = 0;  // run time of this attempt kept by its checkpoints (set when it ends)
   uint64_t failed_epoch = std::numeric_limits<uint64_t>::max();  // capacity epoch of the last miss
 };
@@ -268,6 +269,16 @@ class Simulation {
     if (options_.checkpoint_interval.us < 0) {
       return absl::InvalidArgumentError("checkpoint interval: must not be negative (0 = no checkpoints)");
     }
+    if (options_.pod_startup_default.us < 0) {
+      return absl::InvalidArgumentError("pod start-up: must not be negative");
+    }
+    for (const auto& [flavor, d] : options_.pod_startup) {
+      if (d.us < 0) return absl::InvalidArgumentError(fmt::format("pod start-up of flavor '{}': must not be negative", flavor));
+    }
+    // Kueue's waitForPodsReady in the cluster's Configuration (and not switched off by its gate):
+    // the simulator then reports pod readiness to the engine.
+    report_ready_ = cluster_.config.wait_for_pods_ready.enabled &&
+                    !cluster_.config.features.disable_wait_for_pods_ready;
     window_us_ = options_.stall_window.us;
     EngineConfig config = cluster_.config;
     config.clock = nullptr;
@@ -322,6 +333,10 @@ class Simulation {
     for (const ResourceFlavorSpec& f : flavor_specs_) {
       flavor_index_.emplace(f.name, static_cast<uint32_t>(flavors_.size()));
       flavors_.push_back(f.name);
+    }
+    startup_of_flavor_.assign(flavors_.size(), options_.pod_startup_default.us);
+    for (const auto& [flavor, d] : options_.pod_startup) {
+      if (auto it = flavor_index_.find(flavor); it != flavor_index_.end()) startup_of_flavor_[it->second] = d.us;
     }
     for (auto& [ns, names] : queues_of_namespace_) std::sort(names.begin(), names.end());
     std::sort(cqs.begin(), cqs.end(), [](const ClusterQueueSpec* a, const ClusterQueueSpec* b) { return a->name < b->name; });
@@ -614,6 +629,7 @@ class Simulation {
       if (next_submit_ < n) t = trace_.jobs[next_submit_].submit.us;
       if (!finishes_.empty()) t = std::min(t, finishes_.Top().time.us);
       if (!confirms_.empty()) t = std::min(t, confirms_.Top().time.us);
+      if (!readies_.empty()) t = std::min(t, readies_.Top().time.us);
       const bool work_left = next_submit_ < n || !finishes_.empty() || !confirms_.empty();
       // Node events matter while jobs run, or while admitted jobs wait for a failed node to come
       // back. A run whose only remaining events are faults is over: jobs still pending can never
@@ -649,6 +665,12 @@ class Simulation {
       while (!confirms_.empty() && confirms_.Top().time.us == t) {
         const FinishEvent f = confirms_.Pop().payload;
         QM_RETURN_IF_ERROR(ConfirmStopped(f));
+      }
+      while (!readies_.empty() && readies_.Top().time.us == t) {
+        const FinishEvent f = readies_.Pop().payload;
+        // Stale when the attempt ended (the job was evicted or finished) before its pods were up.
+        if (jobs_[f.job].phase == Phase::kRunning && jobs_[f.job].generation == f.generation)
+          QM_RETURN_IF_ERROR(engine_.SetPodsReady(jobs_[f.job].handle, true));
       }
       while (!node_events_.empty() && node_events_.Top().time.us == t) {
         const NodeEvent e = node_events_.Pop().payload;
@@ -728,7 +750,7 @@ class Simulation {
     Job& job = jobs_[j];
     Holding& h = holdings_[job.holding];
     UnlinkRunning(j);
-    const int64_t ran = now_ - h.start_us;
+    const int64_t ran = std::max<int64_t>(0, now_ - h.start_us - h.startup_us);
     if (ran >= window_us_) progress_us_ = std::max(progress_us_, now_);
     const int64_t interval = CheckpointIntervalUs(j);
     if (interval <= 0) return;
@@ -740,7 +762,7 @@ class Simulation {
     h.saved_us = kept * interval;
     job.saved_us += h.saved_us;
     checkpoints_kept_ += kept;
-    progress_us_ = std::max(progress_us_, h.start_us + h.saved_us);
+    progress_us_ = std::max(progress_us_, h.start_us + h.startup_us + h.saved_us);
   }
 
   // A preemption or eviction of job `j` by a job of queue `by` (kNone: an eviction) for `reason`.
@@ -1043,6 +1065,7 @@ class Simulation {
       holdings_[h].placement.clear();
       holdings_[h].placed = false;
       holdings_[h].saved_us = 0;
+      holdings_[h].startup_us = 0;
       holdings_[h].failed_epoch = std::numeric_limits<uint64_t>::max();
       return h;
     }
@@ -1081,6 +1104,15 @@ class Simulation {
     h.placed = true;
     h.start_us = now_;
     h.saved_us = 0;
+    // Pod start-up: the longest of the flavors the pods use; the run time starts after it.
+    h.startup_us = 0;
+    if (const std::optional<Duration> own = trace_.PodStartupOf(trace_.jobs[j])) {
+      h.startup_us = own->us;  // the trace's pod_startup column overrides the flavors'
+    } else {
+      ForEachPlacedAmount(h, [&](uint32_t fr, int64_t) {
+        h.startup_us = std::max(h.startup_us, startup_of_flavor_[frs_[fr].first]);
+      });
+    }
     job.phase = Phase::kRunning;
     if (!job.started) {
       job.started = true;
@@ -1098,7 +1130,15 @@ class Simulation {
     }
     // A readmitted job runs only what its checkpoints did not keep.
     const int64_t remaining = trace_.jobs[j].duration.us - job.saved_us;
-    finishes_.Push(Time{now_ + remaining}, FinishEvent{j, job.generation});
+    finishes_.Push(Time{now_ + h.startup_us + remaining}, FinishEvent{j, job.generation});
+    if (report_ready_) {
+      if (h.startup_us > 0) {
+        readies_.Push(Time{now_ + h.startup_us}, FinishEvent{j, job.generation});
+      } else {
+        // Placed and up at once. Cannot fail: the job holds quota (it was just admitted or placed).
+        engine_.SetPodsReady(job.handle, true).IgnoreError();
+      }
+    }
     LinkRunning(j);
     // Its first checkpoint is progress; one that comes after a whole window of run time, or never
     // (the job ends first), cannot matter before the run time itself does.
@@ -1109,7 +1149,7 @@ class Simulation {
         if (jobs_[top.job].phase == Phase::kRunning && jobs_[top.job].generation == top.generation) break;
         PopFirstSave();
       }
-      first_saves_.push_back(FirstSave{now_ + interval, j, job.generation});
+      first_saves_.push_back(FirstSave{now_ + h.startup_us + interval, j, job.generation});
       std::push_heap(first_saves_.begin(), first_saves_.end(), SavesLater);
     }
   }
@@ -1133,8 +1173,9 @@ class Simulation {
       g.unplaced_us += now_ - h.admitted_us;
       return;
     }
+    // Nodes are held from placement (start-up included); work is done only after start-up.
     const double ran = static_cast<double>(now_ - h.start_us);
-    const double thrown_away = static_cast<double>(now_ - h.start_us - h.saved_us);
+    const double thrown_away = static_cast<double>(std::max<int64_t>(0, now_ - h.start_us - h.startup_us - h.saved_us));
     ForEachPlacedAmount(h, [&](uint32_t fr, int64_t amount) {
       const uint32_t res = frs_[fr].second;
       queues_[job.queue].placed[res] -= amount;
@@ -1602,6 +1643,9 @@ class Simulation {
   size_t next_submit_ = 0;
   EventQueue<FinishEvent> finishes_;
   EventQueue<FinishEvent> confirms_;  // preempted jobs whose pods stop at the end of their grace period
+  EventQueue<FinishEvent> readies_;   // placed jobs whose pods finish starting (pod start-up)
+  std::vector<int64_t> startup_of_flavor_;  // pod start-up (µs) by flavor index
+  bool report_ready_ = false;  // waitForPodsReady: tell the engine when pods are ready
   EventQueue<NodeEvent> node_events_;
   std::vector<SplitMix64> rngs_;
 

@@ -36,11 +36,12 @@ enum Column : int {
   kDuration,
   kName,
   kCheckpointInterval,
+  kPodStartup,
   kColumnCount
 };
 constexpr std::array<std::string_view, kColumnCount> kColumnNames = {
     "submit", "namespace", "team", "queue", "priority_class", "priority", "pod_sets", "min_count", "duration", "name",
-    "checkpoint_interval"};
+    "checkpoint_interval", "pod_startup"};
 
 // Distinct pod-set cells remembered; past this, new shapes are parsed every time (a trace of all
 // different shapes must not grow the cache without bound).
@@ -186,6 +187,7 @@ class Reader {
     // Growing the name set rehashes every name read so far, each a random access: size it once.
     if (index_[kName] >= 0) names_seen_.reserve(expected);
     if (index_[kCheckpointInterval] >= 0) trace_.checkpoint_intervals.reserve(expected);
+    if (index_[kPodStartup] >= 0) trace_.pod_startups.reserve(expected);
     while (records_.Next()) {
       if (absl::Status st = Row(); !st.ok()) return st;
     }
@@ -197,6 +199,9 @@ class Reader {
     if (std::none_of(trace_.checkpoint_intervals.begin(), trace_.checkpoint_intervals.end(),
                      [](Duration d) { return d.us >= 0; })) {
       trace_.checkpoint_intervals = {};
+    }
+    if (std::none_of(trace_.pod_startups.begin(), trace_.pod_startups.end(), [](Duration d) { return d.us >= 0; })) {
+      trace_.pod_startups = {};
     }
     trace_.Finish();
     return std::move(trace_);
@@ -284,6 +289,16 @@ class Reader {
         interval = *parsed;
       }
       trace_.checkpoint_intervals.push_back(interval);
+    }
+    if (index_[kPodStartup] >= 0) {
+      const std::string_view text = Cell(kPodStartup);
+      Duration startup = Duration::Microseconds(-1);  // not given
+      if (!text.empty()) {
+        absl::StatusOr<Duration> parsed = ParseTraceTime(text);
+        if (!parsed.ok()) return Error("pod_startup", std::string(parsed.status().message()));
+        startup = *parsed;
+      }
+      trace_.pod_startups.push_back(startup);
     }
 
     if (absl::Status st = Owner(&job); !st.ok()) return st;

@@ -56,7 +56,12 @@ std::string WriteTrace(const Trace& trace) {
   const bool checkpoints = std::any_of(trace.checkpoint_intervals.begin(), trace.checkpoint_intervals.end(),
                                        [](Duration d) { return d.us >= 0; });
   std::string out = "submit,namespace,team,queue,priority_class,priority,pod_sets,min_count,duration,name";
-  out += checkpoints ? ",checkpoint_interval\n" : "\n";
+  // Likewise pod_startup.
+  const bool startups = std::any_of(trace.pod_startups.begin(), trace.pod_startups.end(),
+                                    [](Duration d) { return d.us >= 0; });
+  if (checkpoints) out += ",checkpoint_interval";
+  if (startups) out += ",pod_startup";
+  out += "\n";
   out.reserve(out.size() + trace.jobs.size() * 96);
   std::string cell;
   for (size_t k = 0; k < trace.jobs.size(); ++k) {
@@ -100,6 +105,10 @@ std::string WriteTrace(const Trace& trace) {
       out.push_back(',');
       const Duration interval = trace.CheckpointIntervalOf(job, Duration::Microseconds(-1));
       if (interval.us >= 0) out += FormatTraceTime(interval);
+    }
+    if (startups) {
+      out.push_back(',');
+      if (const std::optional<Duration> d = trace.PodStartupOf(job)) out += FormatTraceTime(*d);
     }
     out.push_back('\n');
   }

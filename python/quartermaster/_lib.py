@@ -15,7 +15,7 @@ from typing import Any, Optional
 
 from .errors import QuartermasterError
 
-API_VERSION = 3  # the QM_C_API_VERSION these declarations follow
+API_VERSION = 4  # the QM_C_API_VERSION these declarations follow
 
 c_char_p = ctypes.c_char_p
 c_int = ctypes.c_int
@@ -260,6 +260,8 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "qm_engine_activate_h": (c_int, [_engine_p, c_uint64]),
     "qm_engine_set_reclaimable_pods": (c_int, [_engine_p, c_char_p, c_char_p, c_char_p, c_int32]),
     "qm_engine_set_reclaimable_pods_h": (c_int, [_engine_p, c_uint64, c_char_p, c_int32]),
+    "qm_engine_set_pods_ready": (c_int, [_engine_p, c_char_p, c_char_p, c_int]),
+    "qm_engine_set_pods_ready_h": (c_int, [_engine_p, c_uint64, c_int]),
     "qm_engine_schedule_cycle": (c_int, [_engine_p, P(CycleSummary)]),
     "qm_engine_run_until_stable": (c_int, [_engine_p, c_int, P(c_int)]),
     "qm_engine_run_until_settled": (c_int, [_engine_p, c_int, P(CycleSummary)]),

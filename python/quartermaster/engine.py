@@ -140,7 +140,9 @@ class Engine:
         "reasons": ["InCohortFairSharing"]}], "cycleDetection": {"enable": True, "window": "1h"}}``;
         durations are Go duration strings or `datetime.timedelta`. ``configuration``: a Kueue
         ``Configuration`` document, as YAML/JSON text or a dict (``apiVersion`` and ``kind`` may be
-        left out of a dict): ``fairSharing``, ``featureGates``, ``antiThrash``. An invalid field, gates
+        left out of a dict): ``fairSharing``, ``featureGates``, ``antiThrash``, ``waitForPodsReady``
+        (Kueue's, docs/semantics.md 1.7.2, e.g. ``{"timeout": "5m", "requeuingStrategy":
+        {"backoffLimitCount": 3}}``; pods are reported with `set_pods_ready`). An invalid field, gates
         given both in ``feature_gates`` and ``featureGates``, or ``fair_sharing=True`` with
         ``fairSharing.enable: false`` raise QuartermasterError INVALID_ARGUMENT naming the field."""
         self._lock = threading.RLock()
@@ -341,6 +343,13 @@ class Engine:
             encode(pod_set, "pod_set"),
             int(count),
         )
+
+    def set_pods_ready(self, workload: Workload, ready: bool = True) -> None:
+        """Kueue's PodsReady condition of an admitted workload: its pods are all ready (or, with
+        ``ready=False``, one stopped being ready). With ``waitForPodsReady`` in the configuration, a
+        workload not ready in time is evicted (PodsReadyTimeout) and requeued after a back-off
+        (docs/semantics.md 1.7.2)."""
+        self._by(workload, lib().qm_engine_set_pods_ready, lib().qm_engine_set_pods_ready_h, 1 if ready else 0)
 
     # ---- scheduling ------------------------------------------------------------------------
 

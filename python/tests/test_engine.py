@@ -337,3 +337,33 @@ def test_invalid_anti_thrash_configuration_names_the_field() -> None:
         "borrowBackoff": {"base": "10m", "max": "4h"},
         "cycleDetection": {"enable": True, "window": datetime.timedelta(minutes=90)},
     }).close()
+
+
+def test_wait_for_pods_ready_evicts_a_workload_whose_pods_are_late() -> None:
+    # Setup: waitForPodsReady with a 5 min timeout and a 60 s base back-off; `slow` never reports
+    # ready, `fast` does. Expect: at T0 + 5 min only `slow` is evicted, with Kueue's reason and
+    # message, and is requeued once its back-off ends (T0 + 6 min).
+    engine = qm.Engine(
+        configuration={"waitForPodsReady": {"timeout": "5m", "requeuingStrategy": {"backoffBaseSeconds": 60}}},
+        start_time_unix_micros=T0,
+    )
+    engine.apply(SOLO)
+    engine.apply([cpu_workload("slow", "main", 1), cpu_workload("fast", "main", 1)])
+    engine.run_until_stable()
+    engine.set_pods_ready("default/fast")
+    assert engine.next_timed_change() == T0 + 5 * MINUTE
+    engine.set_now(T0 + 5 * MINUTE)
+    [evicted] = engine.schedule_cycle().events
+    assert (evicted.kind, evicted.workload, evicted.reason) == ("Evicted", "default/slow", "PodsReadyTimeout")
+    assert evicted.message == "Exceeded the PodsReady timeout default/slow"
+    engine.confirm_all_evicted()
+    assert engine.workload("default/slow")["requeueState"] == {"count": 1, "requeueAtUnixMicros": T0 + 6 * MINUTE}
+    assert engine.workload("default/fast")["podsReady"] is True
+    assert "requeueState" not in engine.workload("default/fast")
+    assert engine.next_timed_change() == T0 + 6 * MINUTE
+    engine.set_now(T0 + 6 * MINUTE)
+    assert kinds(engine.run_until_stable()) == [("Admitted", "default/slow")]
+    with pytest.raises(qm.QuartermasterError):
+        engine.set_pods_ready("default/nope")
+    with pytest.raises(qm.QuartermasterError):
+        qm.Engine(configuration={"waitForPodsReady": {"requeuingStrategy": {"backoffLimitCount": -1}}})

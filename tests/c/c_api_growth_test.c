@@ -293,11 +293,50 @@ static void TestEngineMirror(void) {
   qm_engine_destroy(e);
 }
 
+/* API version 4: waitForPodsReady from the Configuration, pods reported with qm_engine_set_pods_ready. */
+static void TestPodsReady(void) {
+  qm_engine_options options = QM_ENGINE_OPTIONS_INIT;
+  options.start_time_unix_micros = 1704067200000000LL;
+  qm_engine* e = NULL;
+  const char* config =
+      "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
+      "waitForPodsReady: {timeout: 1m, requeuingStrategy: {backoffLimitCount: 0}}\n";
+  if (qm_engine_create_with_config(&options, config, "config.yaml", &e) != QM_OK) {
+    fprintf(stderr, "create_with_config: %s\n", qm_last_error());
+    ++failures;
+    return;
+  }
+  OK(e, qm_engine_apply_yaml(e, kCluster, "cluster.yaml"));
+  const uint64_t slow = Submit(e, "a", "slow", 1, 1000);
+  Submit(e, "a", "fast", 1, 1000);
+  CHECK(qm_engine_set_pods_ready_h(e, slow, 1) == QM_FAILED_PRECONDITION); /* pending: no pods */
+  OK(e, qm_engine_run_until_stable(e, 10, NULL));
+  OK(e, qm_engine_set_pods_ready(e, "a", "fast", 1));
+  int64_t next = 0;
+  int has = 0;
+  OK(e, qm_engine_next_timed_change(e, &next, &has));
+  CHECK(has == 1 && next == 1704067200000000LL + 60000000LL);
+  OK(e, qm_engine_set_now(e, next));
+  OK(e, qm_engine_schedule_cycle(e, NULL));
+  const qm_event* const* events = NULL;
+  size_t n = 0;
+  OK(e, qm_engine_events(e, &events, &n));
+  /* backoffLimitCount 0: the first timeout deactivates. */
+  CHECK(n == 1 && events[0]->kind == QM_EVENT_EVICTED &&
+        strcmp(events[0]->reason, "DeactivatedDueToRequeuingLimitExceeded") == 0);
+  CHECK(qm_engine_set_pods_ready(e, "a", "nope", 1) == QM_NOT_FOUND);
+  qm_engine_destroy(e);
+  CHECK(qm_engine_create_with_config(
+            &options, "kind: Configuration\napiVersion: config.kueue.x-k8s.io/v1beta2\nwaitForPodsReady: {timeout: -1s}\n",
+            "config.yaml", &e) == QM_INVALID_ARGUMENT);
+}
+
 int main(void) {
-  CHECK(qm_api_version() >= 3);
+  CHECK(qm_api_version() >= 4);
   TestOldLayouts();
   TestEvents();
   TestEngineMirror();
+  TestPodsReady();
   if (failures != 0) {
     fprintf(stderr, "%d check(s) failed\n", failures);
     return 1;

@@ -96,7 +96,28 @@ TEST_CASE("Scenario error: config that is not a map", "[io][scenario][errors]") 
 TEST_CASE("Scenario error: an unknown config key", "[io][scenario][errors]") {
   CHECK(ErrorOf("name: t\nconfig:\n  fairsharing: {}\n") ==
         "s.yaml:3: config.fairsharing: unknown field \"fairsharing\" (expected one of: now, fairSharing, features, "
-        "releaseEvictedAtNextSchedule, messageStyle, access, antiThrash)");
+        "releaseEvictedAtNextSchedule, messageStyle, access, antiThrash, waitForPodsReady)");
+}
+
+TEST_CASE("Scenario error: bad waitForPodsReady fields name the key", "[io][scenario][errors][pods-ready]") {
+  const std::string head = "name: t\nconfig:\n  waitForPodsReady:\n";
+  CHECK(ErrorOf(head + "    timeout: -5m\n") == "s.yaml:4: config.waitForPodsReady.timeout: \"-5m\" must not be negative");
+  CHECK(ErrorOf(head + "    timeout: 0s\n") == "s.yaml:4: config.waitForPodsReady.timeout: must be more than 0");
+  CHECK(ErrorOf(head + "    requeuingStrategy: {backoffLimitCount: -1}\n") ==
+        "s.yaml:4: config.waitForPodsReady.requeuingStrategy.backoffLimitCount: must be >= 0");
+  CHECK(ErrorOf(head + "    requeuingStrategy: {timestamp: Admission}\n") ==
+        "s.yaml:4: config.waitForPodsReady.requeuingStrategy.timestamp: \"Admission\" is not one of Eviction, Creation");
+  CHECK_THAT(ErrorOf(head + "    blockAdmission: true\n"),
+             Catch::StartsWith("s.yaml:4: config.waitForPodsReady.blockAdmission: true is not supported"));
+  CHECK(ErrorOf(head + "    timout: 5m\n") ==
+        "s.yaml:4: config.waitForPodsReady.timout: unknown field \"timout\" (expected one of: enable, timeout, "
+        "recoveryTimeout, blockAdmission, requeuingStrategy)");
+}
+
+TEST_CASE("Scenario error: podsReady naming an unknown workload", "[io][scenario][errors][pods-ready]") {
+  CHECK(ErrorOf(kHead + "- podsReady: [nope]\n") == "s.yaml:21: steps[0].podsReady[0]: workload 'default/nope' is not defined in this scenario");
+  CHECK(ErrorOf(kHead + "- podsReady: [{workload: w, ready: maybe}]\n") ==
+        "s.yaml:21: steps[0].podsReady[0].ready: \"maybe\" is not a boolean (true or false)");
 }
 
 TEST_CASE("Scenario error: a bad config.now timestamp", "[io][scenario][errors]") {
@@ -245,13 +266,13 @@ TEST_CASE("Scenario error: an unknown step key", "[io][scenario][errors]") {
   CHECK(ErrorOf(kHead + "- shedule: {}\n") ==
         "s.yaml:21: steps[0].shedule: unknown field \"shedule\" (expected one of: schedule, apply, delete, finish, "
         "evictionDone, advance, preemptionTargets, assignFlavors, submit, evict, deactivate, activate, reclaimablePods, "
-        "expect)");
+        "podsReady, expect)");
 }
 
 TEST_CASE("Scenario error: a step without action", "[io][scenario][errors]") {
   CHECK(ErrorOf(kHead + "- expect: {}\n") ==
         "s.yaml:21: steps[0]: a step needs one action: schedule, apply, delete, finish, evictionDone, advance, "
-        "preemptionTargets, assignFlavors, submit, evict, deactivate, activate, reclaimablePods");
+        "preemptionTargets, assignFlavors, submit, evict, deactivate, activate, reclaimablePods, podsReady");
 }
 
 TEST_CASE("Scenario error: host-action steps name the step and the field", "[io][scenario][errors][host-steps]") {
@@ -450,8 +471,13 @@ TEST_CASE("Scenario error: assignFlavors in an undefined ClusterQueue", "[io][sc
 TEST_CASE("Scenario error: an unknown expectation key", "[io][scenario][errors]") {
   CHECK(ErrorOf(kHead + "- schedule: {}\n  expect:\n    admited: {}\n") ==
         "s.yaml:23: steps[0].expect.admited: unknown field \"admited\" (expected one of: admitted, admissions, "
-        "preempted, pending, inadmissible, targets, assignment, representativeMode, borrowing, messages, usage, "
-        "borrowed, weightedShares, refused)");
+        "preempted, pending, inadmissible, targets, assignment, representativeMode, borrowing, messages, reasons, "
+        "requeueState, usage, borrowed, weightedShares, refused)");
+}
+
+TEST_CASE("Scenario error: a requeueState expectation with a bad requeueAt", "[io][scenario][errors][pods-ready]") {
+  CHECK_THAT(ErrorOf(kHead + "- schedule: {}\n  expect:\n    requeueState: {w: {count: 1, requeueAt: soon}}\n"),
+             Catch::StartsWith("s.yaml:23: steps[0].expect.requeueState[w].requeueAt: \"soon\" is not an RFC 3339 timestamp"));
 }
 
 TEST_CASE("Scenario error: an expect that is not a map", "[io][scenario][errors]") {

@@ -161,13 +161,29 @@ TEST_CASE("Feature gates: a value whose behaviour is not implemented", "[model][
   CHECK(SetError(g, "PriorityBoost", false) == "<ok>");
   CHECK_THAT(SetError(g, "PriorityBoost", true),
              Catch::StartsWith("feature gate PriorityBoost=true is not supported: "));
-  CHECK(SetError(g, "ReclaimablePods", true) == "<ok>");
-  CHECK_THAT(SetError(g, "ReclaimablePods", false),
-             Catch::StartsWith("feature gate ReclaimablePods=false is not supported: "));
   CHECK_THAT(SetError(g, "ConcurrentAdmission", true),
              Catch::StartsWith("feature gate ConcurrentAdmission=true is not supported: "));
-  CHECK(g.Enabled("ReclaimablePods"));
   CHECK_FALSE(g.Enabled("PriorityBoost"));
+}
+
+TEST_CASE("Feature gates: ReclaimablePods, UnadmittedWorkloadsExplicitStatus and DisableWaitForPodsReady take both values",
+          "[model][config][features]") {
+  // docs/semantics.md §1.7.1, §8.1, §1.7.2: each is a FeatureGates field with an effect.
+  FeatureGates g;
+  CHECK(g.reclaimable_pods);
+  CHECK_FALSE(g.unadmitted_workloads_explicit_status);
+  CHECK_FALSE(g.disable_wait_for_pods_ready);
+  CHECK(SetError(g, "ReclaimablePods", false) == "<ok>");
+  CHECK(SetError(g, "UnadmittedWorkloadsExplicitStatus", true) == "<ok>");
+  CHECK(SetError(g, "DisableWaitForPodsReady", true) == "<ok>");
+  CHECK_FALSE(g.reclaimable_pods);
+  CHECK(g.unadmitted_workloads_explicit_status);
+  CHECK(g.disable_wait_for_pods_ready);
+  CHECK_FALSE(g.Enabled("ReclaimablePods"));
+  CHECK(g.Enabled("UnadmittedWorkloadsExplicitStatus"));
+  CHECK(g.Validate().ok());  // UnadmittedWorkloadsObservability, its dependency, is on
+  CHECK(SetError(g, "ReclaimablePods", true) == "<ok>");
+  CHECK(g.reclaimable_pods);
 }
 
 TEST_CASE("Feature gates: a gate Kueue locks to its default", "[model][config][features]") {

@@ -187,6 +187,63 @@ TEST_CASE("simulate: a failed node evicts its pods; they run again from the star
   CHECK(b.completion.max == 100);
 }
 
+// kTwoTeams with Kueue's waitForPodsReady: 60 s to get ready, 10 s base back-off, at most 1 requeue.
+std::string WithPodsReady() {
+  return std::string(kTwoTeams) +
+         "---\napiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n"
+         "waitForPodsReady: {timeout: 60s, requeuingStrategy: {backoffBaseSeconds: 10, backoffLimitCount: 1}}\n";
+}
+
+int64_t ReasonCountOf(const SimulationResult& r, std::string_view reason) {
+  int64_t n = 0;
+  for (const ReasonCount& c : r.preemptions_by_reason)
+    if (c.reason == reason) n += c.count;
+  return n;
+}
+
+TEST_CASE("simulate: pod start-up delays the run; with waitForPodsReady a slow start times out", "[sim][pods-ready]") {
+  const Trace jobs = Jobs("submit,namespace,pod_sets,duration\n0,team-a,1x{nvidia.com/gpu=4},100s\n");
+  SECTION("start-up alone: the job ends start-up + duration after its placement") {
+    SimulationOptions o = StopAtOnce();
+    o.pod_startup = {{"gpu", Duration::Seconds(30)}};
+    const SimulationResult r = Run(Cluster(std::string(kTwoTeams) + kTwoNodes), jobs, {}, o);
+    CHECK(r.completed == 1);
+    CHECK(QueueRow(r, "cq-a").completion.max == 130);
+    CHECK(r.preemptions == 0);
+  }
+  SECTION("ready within the timeout: no eviction") {
+    SimulationOptions o = StopAtOnce();
+    o.pod_startup_default = Duration::Seconds(59);
+    const SimulationResult r = Run(Cluster(WithPodsReady() + kTwoNodes), jobs, {}, o);
+    CHECK(r.completed == 1);
+    CHECK(QueueRow(r, "cq-a").completion.max == 159);
+    CHECK(ReasonCountOf(r, "PodsReadyTimeout") == 0);
+  }
+  SECTION("too slow: evicted at 60 s, requeued after 10 s, evicted again and deactivated") {
+    SimulationOptions o = StopAtOnce();
+    o.pod_startup = {{"gpu", Duration::Seconds(90)}};
+    const SimulationResult r = Run(Cluster(WithPodsReady() + kTwoNodes), jobs, {}, o);
+    CHECK(r.completed == 0);
+    CHECK(ReasonCountOf(r, "PodsReadyTimeout") == 1);
+    CHECK(ReasonCountOf(r, "DeactivatedDueToRequeuingLimitExceeded") == 1);
+  }
+  SECTION("a trace row's pod_startup overrides the flavors' start-up") {
+    SimulationOptions o = StopAtOnce();
+    o.pod_startup_default = Duration::Seconds(90);
+    const Trace own = Jobs("submit,namespace,pod_sets,duration,pod_startup\n0,team-a,1x{nvidia.com/gpu=4},100s,20s\n");
+    const SimulationResult r = Run(Cluster(WithPodsReady() + kTwoNodes), own, {}, o);
+    CHECK(r.completed == 1);
+    CHECK(QueueRow(r, "cq-a").completion.max == 120);
+    CHECK(ReasonCountOf(r, "PodsReadyTimeout") == 0);
+    CHECK(WriteTrace(own).starts_with("submit,namespace,team,queue,priority_class,priority,pod_sets,min_count,duration,name,pod_startup\n"));
+  }
+  SECTION("start-up is not reported without waitForPodsReady, and a negative one is an error") {
+    SimulationOptions o = StopAtOnce();
+    o.pod_startup_default = Duration::Seconds(-1);
+    CHECK_FALSE(Simulate(Cluster(kTwoTeams), jobs, {}, o).ok());
+  }
+}
+
 TEST_CASE("simulate: bad jobs and faults are errors naming the row, and nothing runs", "[sim]") {
   const SimulationInput cluster = Cluster(std::string(kTwoTeams) + kTwoNodes);
   auto error = [&](const std::string& csv, const FaultPlan& faults = {}) {

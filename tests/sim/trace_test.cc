@@ -217,7 +217,7 @@ TEST_CASE("ReadTraceString: every error names file, line and column", "[sim][tra
       {"# only a comment\n\n", "t.csv:1: header: missing: the first line must name the columns, e.g. submit,namespace,pod_sets,duration"},
       {"submit,namespace,pod_sets,duration,gpus\n",
        "t.csv:1: \"gpus\": unknown column (known: submit, namespace, team, queue, priority_class, priority, pod_sets, "
-       "min_count, duration, name, checkpoint_interval)"},
+       "min_count, duration, name, checkpoint_interval, pod_startup)"},
       {"submit,namespace,pod_sets,duration,submit\n", "t.csv:1: submit: duplicate column"},
       {"submit,namespace,pod_sets\n", "t.csv:1: duration: missing column"},
       {"namespace,pod_sets,duration\n", "t.csv:1: submit: missing column"},

@@ -25,7 +25,7 @@ namespace {
 constexpr OptionSpec kOptions[] = {{"trace", true},         {"faults", true},         {"output", true},
                                    {"report", true},        {"compare", false},       {"buckets", true},
                                    {"horizon", true},       {"eviction-delay", true}, {"stall-window", true},
-                                   {"checkpoint-interval", true}, {"quiet", false}};
+                                   {"checkpoint-interval", true}, {"pod-startup", true}, {"quiet", false}};
 
 // Exit status of a run stopped as a livelock (any run, with --compare); its output is complete.
 constexpr int kLivelockStatus = 3;
@@ -77,6 +77,29 @@ bool DurationOption(const Args& args, std::string_view name, int64_t min_us, Dur
   return true;
 }
 
+// Reads `--pod-startup` ("90s" for every flavor, "a100=5m,cpu=30s" per flavor, or both) into
+// `options`. False on a malformed entry or a negative duration.
+bool PodStartupOption(const Args& args, sim::SimulationOptions* options) {
+  const std::optional<std::string> text = args.Value("pod-startup");
+  if (!text) return true;
+  size_t begin = 0;
+  while (begin <= text->size()) {
+    size_t end = text->find(',', begin);
+    if (end == std::string::npos) end = text->size();
+    const std::string entry = text->substr(begin, end - begin);
+    const size_t eq = entry.find('=');
+    absl::StatusOr<Duration> d = sim::ParseDurationText(eq == std::string::npos ? entry : entry.substr(eq + 1));
+    if (!d.ok() || d->us < 0 || eq == 0) return false;
+    if (eq == std::string::npos) {
+      options->pod_startup_default = *d;
+    } else {
+      options->pod_startup.emplace_back(entry.substr(0, eq), *d);
+    }
+    begin = end + 1;
+  }
+  return true;
+}
+
 int RunSimulate(std::span<const std::string> argv) {
   absl::StatusOr<Args> args = ParseArgs(argv, kOptions);
   if (!args.ok()) return UsageError(kSimulateCommand, std::string(args.status().message()));
@@ -120,6 +143,12 @@ int RunSimulate(std::span<const std::string> argv) {
     return UsageError(kSimulateCommand,
                       fmt::format("--checkpoint-interval \"{}\" is not a duration >= 0 (e.g. 1h, 30m; 0 = none)",
                                   *args->Value("checkpoint-interval")));
+  }
+
+  if (!PodStartupOption(*args, &options)) {
+    return UsageError(kSimulateCommand,
+                      fmt::format("--pod-startup \"{}\" is not DURATION or FLAVOR=DURATION[,...] with durations >= 0",
+                                  *args->Value("pod-startup")));
   }
 
   absl::StatusOr<sim::Trace> trace = sim::ReadTraceOrPerfConfigFile(*trace_path);
@@ -202,7 +231,7 @@ const Command kSimulateCommand = {
     R"(Usage: qm simulate CLUSTER --trace TRACE [--faults FILE] [--output text|json]
                    [--report FILE.html] [--buckets N] [--horizon DURATION]
                    [--eviction-delay DURATION] [--stall-window DURATION]
-                   [--checkpoint-interval DURATION] [--quiet]
+                   [--checkpoint-interval DURATION] [--pod-startup SPEC] [--quiet]
        qm simulate --compare CLUSTER_A CLUSTER_B ... --trace TRACE [options]
 
 Runs the jobs of TRACE on the cluster in virtual time, through the same engine a
@@ -225,7 +254,7 @@ LocalQueue, WorkloadPriorityClass, ...) or SageMaker HyperPod policies
 (ClusterSchedulerConfig, ComputeQuota), plus its nodes: Kubernetes Node objects
 or a HyperPodCluster inventory. Without nodes, admitted jobs start at once. A
 Kueue Configuration document (config.kueue.x-k8s.io) may set fairSharing,
-featureGates and the antiThrash policies (docs/semantics.md). CLUSTER may be
+featureGates, waitForPodsReady and the antiThrash policies (docs/semantics.md). CLUSTER may be
 several files joined with '+' (policy.yaml+anti-thrash.yaml), combined as one.
 TRACE is a CSV trace (docs/trace-format.md; `qm trace generate` writes one) or a
 Kueue performance generator configuration.
@@ -254,6 +283,12 @@ Options:
                       preempted or evicted jobs keep their work up to their last
                       checkpoint, taken every D of run time (default: none); a
                       trace's checkpoint_interval column overrides it per job
+  --pod-startup SPEC  pod start-up time: DURATION for every flavor and/or
+                      FLAVOR=DURATION entries, comma-separated (default 0). A
+                      placed job's pods are ready after the longest start-up of
+                      its flavors; its run time starts then. With waitForPodsReady
+                      the engine is told when pods are ready, so a slow start or
+                      a job that cannot be placed times out (PodsReadyTimeout)
   --quiet             no progress line (it is shown only on a terminal anyway)
 
 Durations: seconds (90), numbers with units d, h, m, s, ms (1d12h, 2.5h, 30m),

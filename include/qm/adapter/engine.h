@@ -222,6 +222,17 @@ class Engine {
   absl::Status SetReclaimablePods(std::string_view namespace_, std::string_view name,
                                   std::string_view pod_set, int32_t count);
 
+  /// Kueue's PodsReady condition, which its job reconciler writes: the host reports that every pod
+  /// of a workload holding quota is running and ready (`ready`), or that one stopped being ready
+  /// after they all were (a pod failed and is being replaced). With
+  /// `EngineConfig::wait_for_pods_ready` on, a workload not ready `timeout` after its admission (or
+  /// `recoveryTimeout` after it stopped being ready) is evicted with reason PodsReadyTimeout by the
+  /// next cycle at or after that instant (`NextTimedChange`), and requeued after a back-off
+  /// (docs/semantics.md §1.7.2). No event. A new admission starts not ready. FailedPrecondition
+  /// for a workload that holds no quota.
+  absl::Status SetPodsReady(WorkloadHandle workload, bool ready);
+  absl::Status SetPodsReady(std::string_view namespace_, std::string_view name, bool ready);
+
   // ---- Scheduling ----------------------------------------------------------------------------
 
   /// Runs one scheduling cycle (docs/semantics.md §4) and returns its decisions and events. The
@@ -253,7 +264,8 @@ class Engine {
   /// function, or on an unusable engine).
   absl::Status SetNow(Time now);
   /// The earliest instant at which an anti-thrash timer runs out (the end of a minimum runtime
-  /// before preemption, or of a borrow back-off: `EngineConfig::anti_thrash`), after which a
+  /// before preemption, or of a borrow back-off: `EngineConfig::anti_thrash`), or with
+  /// `EngineConfig::wait_for_pods_ready` a pods-ready deadline or a requeue back-off ends, after which a
   /// parked workload may be admitted or may preempt. A host that moves time itself (a simulator)
   /// runs a cycle then; the timer's cohort tree is flushed at the start of the first cycle at or
   /// after it. nullopt when nothing is pending (always, with the policies off). It may be in the

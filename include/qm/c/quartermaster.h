@@ -79,8 +79,10 @@ extern "C" {
  *      (`inactive`), `qm_cycle_summary` version 2 (`settled`), `qm_engine_run_until_settled`;
  *      deactivate/activate, reclaimable pods, `qm_engine_assign_flavors_json`,
  *      `qm_engine_preemption_targets_json`, `qm_engine_cohort_json` and `cohorts` in
- *      `qm_engine_list_json`. Programs built against versions 1 and 2 must be rebuilt. */
-#define QM_C_API_VERSION 3
+ *      `qm_engine_list_json`. Programs built against versions 1 and 2 must be rebuilt.
+ *   4: Kueue's waitForPodsReady: `qm_engine_set_pods_ready`, and `waitForPodsReady` in the
+ *      Configuration of `qm_engine_create_with_config`. Additive: nothing changed size. */
+#define QM_C_API_VERSION 4
 
 /** A packed workload handle that names no workload (no valid handle has this value): the
  * `preemptor` of an event without one. Since API version 3; handle 0 is a real workload's. */
@@ -184,7 +186,8 @@ QM_C_EXPORT qm_status qm_engine_now(qm_engine* engine, int64_t* unix_micros);
 /** Moves the engine's manual clock (submissions, admissions and evictions are stamped with it). */
 QM_C_EXPORT qm_status qm_engine_set_now(qm_engine* engine, int64_t unix_micros);
 /** When the next anti-thrash timer runs out (the end of a minimum runtime before preemption, or of
- * a borrow back-off): after it a held-back workload may be admitted or may preempt, so a host that
+ * a borrow back-off), or, with `waitForPodsReady` (since API version 4), a pods-ready deadline or a
+ * requeue back-off ends: after it a held-back workload may be admitted or may preempt, so a host that
  * moves time itself runs a cycle then. `*has` 1 and `*unix_micros` that instant, or `*has` 0 and
  * `*unix_micros` 0 when nothing is pending (always, with the anti-thrash policies off). The instant
  * may be in the past when no cycle has run since, and the cycle may change nothing.
@@ -378,6 +381,14 @@ QM_C_EXPORT qm_status qm_engine_set_reclaimable_pods(qm_engine* engine, const ch
                                                      int32_t count);
 QM_C_EXPORT qm_status qm_engine_set_reclaimable_pods_h(qm_engine* engine, uint64_t handle,
                                                        const char* pod_set, int32_t count);
+/** Kueue's PodsReady condition (qm::Engine::SetPodsReady): `ready` non-zero when every pod of a
+ * workload holding quota is running and ready, zero when one stopped being ready after they all
+ * were. With `waitForPodsReady` in the Configuration, a workload not ready in time is evicted with
+ * reason "PodsReadyTimeout" by a later cycle and requeued after a back-off (docs/semantics.md
+ * §1.7.2). QM_FAILED_PRECONDITION for a workload that holds no quota. Since API version 4. */
+QM_C_EXPORT qm_status qm_engine_set_pods_ready(qm_engine* engine, const char* namespace_name,
+                                               const char* name, int ready);
+QM_C_EXPORT qm_status qm_engine_set_pods_ready_h(qm_engine* engine, uint64_t handle, int ready);
 
 /* ---- Scheduling and events -------------------------------------------------------------------- */
 

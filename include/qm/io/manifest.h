@@ -58,6 +58,8 @@ struct Manifest {
   /// policies too, the two must agree on whether fair sharing is on.
   std::optional<FeatureGates> features;
   AntiThrashConfig anti_thrash;
+  /// The Configuration's `waitForPodsReady` (docs/semantics.md §1.7.2); off when absent.
+  WaitForPodsReadyConfig wait_for_pods_ready;
   /// "file:line" of the Configuration document; empty when the manifest has none.
   std::string configuration_source;
   /// Core/v1 `Node` objects, in file order, each with its `source`. Read for the simulator only:

@@ -43,6 +43,8 @@ struct ScenarioConfig {
   std::optional<hyperpod::AccessTable> access;
   /// `antiThrash:` (ours) the anti-thrash policies (qm/model/anti_thrash.h); all off when absent.
   AntiThrashConfig anti_thrash;
+  /// `waitForPodsReady:` Kueue's Configuration.waitForPodsReady; off when absent.
+  WaitForPodsReadyConfig wait_for_pods_ready;
 };
 
 // ---- Steps -------------------------------------------------------------------------------------
@@ -125,9 +127,20 @@ struct ReclaimablePodsStep {
   std::vector<Item> items;
 };
 
+/// `podsReady: [ns/name, {workload: ns/name, ready: false}, ...]`: Kueue's PodsReady condition
+/// (`Engine::SetPodsReady`); a bare name means ready.
+struct PodsReadyStep {
+  struct Item {
+    std::string workload;
+    bool ready = true;
+  };
+  std::vector<Item> items;
+};
+
 using StepAction = std::variant<ScheduleStep, ApplyStep, DeleteStep, FinishStep, EvictionDoneStep,
                                 AdvanceStep, PreemptionTargetsStep, AssignFlavorsStep, SubmitStep,
-                                EvictStep, DeactivateStep, ActivateStep, ReclaimablePodsStep>;
+                                EvictStep, DeactivateStep, ActivateStep, ReclaimablePodsStep,
+                                PodsReadyStep>;
 
 /// The scenario-file key of an action ("schedule", "preemptionTargets", ...).
 const char* StepActionName(const StepAction& action);
@@ -175,6 +188,17 @@ struct Expectations {
   std::optional<bool> borrowing;
   /// Workload → text its latest status message must contain.
   std::map<std::string, std::string> messages;
+  /// `reasons:` workload → its status reason, compared exactly (e.g. PodsReadyTimeout).
+  std::map<std::string, std::string> reasons;
+  /// `requeueState:` workload → Kueue's status.requeueState after pods-ready timeouts
+  /// (docs/semantics.md §1.7.2): `count` (0 when it has none) and `requeueAt` (absent: none, or
+  /// `null` to check it has none). Only the listed workloads are compared.
+  struct ExpectedRequeueState {
+    int32_t count = 0;
+    bool check_at = false;
+    std::optional<Time> at;
+  };
+  std::map<std::string, ExpectedRequeueState> requeue_states;
   /// ClusterQueue → flavor → resource → amount in base units; zero amounts are dropped.
   std::optional<std::map<std::string, std::map<std::string, std::map<std::string, int64_t>>>> usage;
   /// `borrowed:` (ours) the part of `usage` above nominal, Kueue's `flavorsUsage[].borrowed`; same

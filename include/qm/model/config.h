@@ -5,6 +5,7 @@
 #include <array>
 #include <bitset>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -52,6 +53,14 @@ struct FeatureGates {
   bool scheduling_equivalence_hashing = true;
   bool prioritize_preemptor_workloads = false;
   bool fair_sharing_reevaluate_preemption_candidates = false;
+  /// Off: the host's reports of finished pods (`Engine::SetReclaimablePods`) are refused, as Kueue's
+  /// job reconciler stops writing status.reclaimablePods (docs/semantics.md §1.7.1).
+  bool reclaimable_pods = true;
+  /// On: a pending workload gets QuotaReserved=False (PendingEvaluation, or the bypass reason of a
+  /// blocked equivalence class) at its first reconciliation (docs/semantics.md §8.1).
+  bool unadmitted_workloads_explicit_status = false;
+  /// On: `EngineConfig::wait_for_pods_ready` is ignored (docs/semantics.md §1.7.2).
+  bool disable_wait_for_pods_ready = false;
 
   /// Sets a gate by its Kueue name. InvalidArgument for a name Kueue does not define, for a value
   /// whose behaviour the engine does not implement ("feature gate PriorityBoost=true is not
@@ -115,8 +124,8 @@ inline std::span<const FeatureGateInfo> FeatureGateTable() {
       {"ElasticJobsViaWorkloadSlicesWithPartialReplicaScaleUp", false, kNone, nullptr, false, kElastic},
       {"FlavorFungibility", true, kImpl, &G::flavor_fungibility, true, "docs/semantics.md §4.3.6"},
       {"VisibilityOnDemand", true, kNone, nullptr, false, kMetrics},
-      {"DisableWaitForPodsReady", false, kNone, nullptr, false,
-       "WaitForPodsReady acts on pod readiness, which the engine does not model"},
+      {"DisableWaitForPodsReady", false, kImpl, &G::disable_wait_for_pods_ready, false,
+       "docs/semantics.md §1.7.2"},
       {"PrioritySortingWithinCohort", true, kImpl, &G::priority_sorting_within_cohort, true,
        "docs/semantics.md §4.5, §6.4"},
       {"FairSharingPreemptWithinNominal", true, kImpl, &G::fair_sharing_preempt_within_nominal, true,
@@ -155,8 +164,7 @@ inline std::span<const FeatureGateInfo> FeatureGateTable() {
       {"MultiKueueAdaptersForCustomJobs", true, kNone, nullptr, false, kMk},
       {"WorkloadRequestUseMergePatch", false, kNone, nullptr, false, kJobs},
       {"MultiKueueKubeConfigPathValidation", true, kNone, nullptr, false, kMk},
-      {"ReclaimablePods", true, kOnly, nullptr, true,
-       "status.reclaimablePods always reduces usage here (docs/semantics.md §1.7)"},
+      {"ReclaimablePods", true, kImpl, &G::reclaimable_pods, true, "docs/semantics.md §1.7.1"},
       {"MultiKueueClusterProfile", false, kNone, nullptr, false, kMk},
       {"FailureRecoveryPolicy", false, kNone, nullptr, false, kJobs},
       {"TLSOptions", true, kLock, nullptr, true, "GA, locked to true"},
@@ -199,8 +207,8 @@ inline std::span<const FeatureGateInfo> FeatureGateTable() {
       {"UnadmittedWorkloadsObservability", true, kOnly, nullptr, true,
        "pending reasons are always the granular ones (docs/semantics.md §8)"},
       {"TASRecomputeAssignmentWithinSchedulingCycle", true, kNone, nullptr, false, kTas},
-      {"UnadmittedWorkloadsExplicitStatus", false, kOnly, nullptr, false,
-       "QuotaReserved/Admitted=False are not written at a workload's first reconciliation"},
+      {"UnadmittedWorkloadsExplicitStatus", false, kImpl, &G::unadmitted_workloads_explicit_status, false,
+       "docs/semantics.md §8.1"},
       {"DeferRayServiceFinalizationForRedisCleanup", true, kNone, nullptr, false, kJobs},
       {"TASCacheNodeMatchResults", true, kNone, nullptr, false, kTas},
       {"TASCachingRemainingResources", true, kNone, nullptr, false, kTas},
@@ -333,6 +341,43 @@ inline absl::Status FeatureGates::Validate() const {
   return absl::OkStatus();
 }
 
+/// Which timestamp orders a workload requeued after a pods-ready timeout (Kueue
+/// `waitForPodsReady.requeuingStrategy.timestamp`).
+enum class RequeuingTimestamp {
+  /// The transition time of its `Evicted` condition (Kueue's default).
+  kEviction,
+  /// Its `metadata.creationTimestamp`.
+  kCreation,
+};
+
+/// Kueue `Configuration.waitForPodsReady` (docs/semantics.md §1.7.2). The host reports pod readiness
+/// (`Engine::SetPodsReady`); a workload holding quota whose pods are not ready `timeout` after its
+/// admission is evicted with reason PodsReadyTimeout and requeued after an exponential back-off.
+struct WaitForPodsReadyConfig {
+  /// Off by default here. Kueue's v1beta2 configuration enables it by default (timeout 30m), but
+  /// the engine learns of pod readiness only from the host, so a host opts in.
+  bool enabled = false;
+  /// From the admission to PodsReady=True; Kueue's default 30m. Must be more than 0.
+  Duration timeout = Duration::Seconds(30 * 60);
+  /// From PodsReady turning false after it was true (a pod failed and is being replaced); nullopt
+  /// means `timeout` (Kueue's default), 0 disables the check.
+  std::optional<Duration> recovery_timeout;
+  /// Kueue's blockAdmission. Only false is accepted: the engine does not block admission on the
+  /// readiness of other workloads (docs/semantics.md §1.7.2).
+  bool block_admission = false;
+  /// `requeuingStrategy.timestamp`. Read even with `enabled` false, as Kueue orders a host's
+  /// PodsReadyTimeout evictions by it whether or not its own timer runs.
+  RequeuingTimestamp requeuing_timestamp = RequeuingTimestamp::kEviction;
+  /// `requeuingStrategy.backoffLimitCount`: after this many timeouts the next one deactivates the
+  /// workload. nullopt: requeued for ever.
+  std::optional<int32_t> backoff_limit_count;
+  /// `requeuingStrategy.backoffBaseSeconds` (default 60) and `backoffMaxSeconds` (default 3600; 0
+  /// means no cap, as in Kueue). The n-th requeue waits min(base × 2^(n−1), max) seconds, and the
+  /// first one `base` whatever `max` is.
+  int32_t backoff_base_seconds = 60;
+  int32_t backoff_max_seconds = 3600;
+};
+
 /// How status messages about quota and preemption are worded. Only the text changes: every
 /// decision is the same in both styles.
 enum class MessageStyle {
@@ -358,6 +403,8 @@ struct EngineConfig {
   /// Quartermaster's policies against preemption thrash (qm/model/anti_thrash.h); all off by
   /// default, which decides exactly as Kueue does.
   AntiThrashConfig anti_thrash;
+  /// Kueue's waitForPodsReady; off by default (docs/semantics.md §1.7.2).
+  WaitForPodsReadyConfig wait_for_pods_ready;
   /// Checked for every workload `Engine::Submit`/`SubmitAs` and `Engine::Apply`/`ApplyAs` receive,
   /// before anything changes; unset admits every submission. HyperPod's admission policy and
   /// access rule are one (qm/hyperpod/governance.h `MakeSubmissionGate`).

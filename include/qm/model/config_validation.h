@@ -147,10 +147,41 @@ inline std::optional<ConfigFieldError> CheckAntiThrash(const AntiThrashConfig& a
   return std::nullopt;
 }
 
+// Kueue pkg/config/validation.go validateWaitForPodsReady, checked whether or not it is enabled
+// (an EngineConfig is a defaulted configuration: its defaults are valid).
+inline std::optional<ConfigFieldError> CheckWaitForPodsReady(const WaitForPodsReadyConfig& c) {
+  if (c.timeout.us <= 0) return ConfigFieldError{"waitForPodsReady.timeout", "must be more than 0"};
+  if (c.timeout > kMaxAntiThrashDuration) return ConfigFieldError{"waitForPodsReady.timeout", "must be at most 100 years"};
+  if (c.recovery_timeout && c.recovery_timeout->us < 0)
+    return ConfigFieldError{"waitForPodsReady.recoveryTimeout", "must be >= 0"};
+  if (c.recovery_timeout && *c.recovery_timeout > kMaxAntiThrashDuration)
+    return ConfigFieldError{"waitForPodsReady.recoveryTimeout", "must be at most 100 years"};
+  if (c.block_admission)
+    return ConfigFieldError{"waitForPodsReady.blockAdmission",
+                            "true is not supported: the engine does not block admission until other workloads' pods are "
+                            "ready (docs/semantics.md §1.7.2)"};
+  switch (c.requeuing_timestamp) {
+    case RequeuingTimestamp::kEviction:
+    case RequeuingTimestamp::kCreation:
+      break;
+    default:
+      return ConfigFieldError{"waitForPodsReady.requeuingStrategy.timestamp",
+                              fmt::format("{} is not supported; supported: Creation, Eviction",
+                                          static_cast<int>(c.requeuing_timestamp))};
+  }
+  constexpr std::string_view kAt = "waitForPodsReady.requeuingStrategy.";
+  if (c.backoff_limit_count && *c.backoff_limit_count < 0)
+    return ConfigFieldError{fmt::format("{}backoffLimitCount", kAt), "must be >= 0"};
+  if (c.backoff_base_seconds < 0) return ConfigFieldError{fmt::format("{}backoffBaseSeconds", kAt), "must be >= 0"};
+  if (c.backoff_max_seconds < 0) return ConfigFieldError{fmt::format("{}backoffMaxSeconds", kAt), "must be >= 0"};
+  return std::nullopt;
+}
+
 }  // namespace config_validation_internal
 
 /// The first invalid field of `config`, or nullopt when it is valid. Checked in this order:
-/// fairSharing.preemptionStrategies, features (FeatureGates::Validate), messageStyle, antiThrash.
+/// fairSharing.preemptionStrategies, features (FeatureGates::Validate), messageStyle, antiThrash,
+/// waitForPodsReady.
 inline std::optional<ConfigFieldError> FindConfigError(const EngineConfig& config) {
   namespace in = config_validation_internal;
   if (auto e = in::CheckFairSharing(config.fair_sharing)) return e;
@@ -164,6 +195,7 @@ inline std::optional<ConfigFieldError> FindConfigError(const EngineConfig& confi
   }
   if (auto e = in::CheckMessageStyle(config.message_style)) return e;
   if (auto e = in::CheckAntiThrash(config.anti_thrash)) return e;
+  if (auto e = in::CheckWaitForPodsReady(config.wait_for_pods_ready)) return e;
   return std::nullopt;
 }
 

@@ -247,6 +247,12 @@ struct WorkloadStatus {
   std::optional<PreemptionReason> preemption_reason;
   /// Every preemption of and by this workload so far (zero counts when none).
   PreemptionSummary preemptions;
+  /// Holding quota: Kueue's PodsReady condition as the host last reported it (`Engine::SetPodsReady`).
+  bool pods_ready = false;
+  /// Kueue's status.requeueState after pods-ready timeouts (docs/semantics.md §1.7.2): the number of
+  /// requeues, and while the back-off lasts the instant it ends.
+  int32_t requeue_count = 0;
+  std::optional<Time> requeue_at;
 };
 
 /// Usage of one (flavor, resource) in a ClusterQueue.

@@ -77,6 +77,10 @@ struct WorkloadSpec {
   std::vector<ConditionSpec> conditions;
   /// status.reclaimablePods: pods of a pod set that finished and give back their share.
   std::vector<std::pair<std::string, int32_t>> reclaimable_pods;
+  /// status.requeueState (Kueue's count of pods-ready requeues and the end of the current back-off,
+  /// docs/semantics.md §1.7.2): `requeue_count` ≥ 0; `requeue_at` only with a count.
+  int32_t requeue_count = 0;
+  std::optional<Time> requeue_at;
 
   /// Returns the condition of that type, or nullptr.
   const ConditionSpec* FindCondition(std::string_view type) const {

@@ -152,6 +152,13 @@ inline void Enqueue(ClusterState& s, WorkloadId id) {
   }
   ClusterQueueState& cq = s.cq(cq_id);
   w.queued_in = cq_id;
+  // Kueue's requeue back-off after a pods-ready timeout (docs/semantics.md §1.7.2): parked alone
+  // until it ends, whatever the queueing strategy; flushes leave it there.
+  if (w.extras && w.extras->requeue_at && *w.extras->requeue_at > s.Now()) {
+    w.place = QueuePlace::kInadmissible;
+    cq.inadmissible.insert(PendingKeyOf(s, id), PendingClassOf(w));
+    return;
+  }
   if (cq.spec.queueing_strategy == QueueingStrategy::kBestEffortFIFO &&
       s.config.features.scheduling_equivalence_hashing && !cq.blocked.empty() &&
       cq.blocked.contains(EquivalenceKey(s, w))) {
@@ -206,7 +213,9 @@ inline void FlushClusterQueue(ClusterState& s, ClusterQueueId cq_id) {
     stay.clear();
     for (const PendingKey& k : members) {
       WorkloadRecord& w = s.wl(k.id);
-      if (matches(w.ns)) {
+      // A workload waiting out its requeue back-off stays (docs/semantics.md §1.7.2).
+      const bool backoff = w.extras && w.extras->requeue_at && *w.extras->requeue_at > s.Now();
+      if (matches(w.ns) && !backoff) {
         w.place = QueuePlace::kActive;
       } else {
         stay.push_back(k);

@@ -110,6 +110,14 @@ struct SimulationOptions {
   /// run time of an attempt (0 = no checkpoints: it loses everything). A trace's
   /// `checkpoint_interval` column overrides it per job.
   Duration checkpoint_interval;
+  /// Pod start-up time (scheduling, image pull, init) by ResourceFlavor name: once a job's pods are
+  /// placed they become ready after the longest start-up of the flavors they use, and only then does
+  /// the job's run time start. Flavors not listed take `pod_startup_default`. With the cluster's
+  /// `waitForPodsReady` (docs/semantics.md §1.7.2) the simulator reports readiness to the engine
+  /// (`Engine::SetPodsReady`) at that instant, so a job whose pods are not ready in time, or are not
+  /// placed at all, is evicted with reason PodsReadyTimeout (docs/simulate.md §Pod start-up).
+  std::vector<std::pair<std::string, Duration>> pod_startup;
+  Duration pod_startup_default;
   /// Records kept in `SimulationResult::preemption_log` (the counters are complete regardless).
   size_t preemption_log_limit = 10'000;
   /// A safety net against a policy that never settles: the cycles one `RunUntilStable` may run.

@@ -93,6 +93,9 @@ class Trace {
   /// default applies), 0 = the job saves no checkpoints, else the run time between checkpoints.
   /// Empty when no row gives one (no memory for traces without the column).
   std::vector<Duration> checkpoint_intervals;
+  /// The `pod_startup` column, indexed by `row − 1`: negative = not given (the simulator's per-flavor
+  /// start-up applies), else the job's pod start-up time. Empty when no row gives one.
+  std::vector<Duration> pod_startups;
 
   Trace();
   /// The id of `s`, adding it when new.
@@ -111,6 +114,12 @@ class Trace {
     const size_t i = static_cast<size_t>(job.row - 1);
     if (i >= checkpoint_intervals.size() || checkpoint_intervals[i].us < 0) return fallback;
     return checkpoint_intervals[i];
+  }
+  /// The job's pod start-up time, or nullopt when the trace does not give one.
+  std::optional<Duration> PodStartupOf(const TraceJob& job) const {
+    const size_t i = static_cast<size_t>(job.row - 1);
+    if (i >= pod_startups.size() || pod_startups[i].us < 0) return std::nullopt;
+    return pod_startups[i];
   }
   /// Sorts `jobs` by (submit, row) (stable for equal keys).
   void Finish();

@@ -36,6 +36,7 @@
 #include "qm/solver/assignment.h"
 #include "qm/solver/fair_sharing.h"
 #include "qm/solver/flavor_assigner.h"
+#include "qm/solver/pods_ready.h"
 #include "qm/solver/preemption.h"
 #include "qm/state/accounting.h"
 #include "qm/state/cluster_state.h"
@@ -90,6 +91,7 @@ class Scheduler {
     result_.cycle = s_.cycle;
     preemptor_.SetCycle(s_.cycle);
     if (!s_.thrash.timers.empty()) ExpireTimers(s_);
+    if (WaitForPodsReadyOn(s_)) ExpirePodsReady(s_, result_.events);  // docs/semantics.md §1.7.2
     CollectHeads();
     for (Entry& e : entries_) Nominate(e);
     victims_.clear();

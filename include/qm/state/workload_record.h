@@ -76,6 +76,13 @@ struct AdmissionRecord {
   // Eviction in progress (two-phase): the quota is still held.
   bool evicted = false;
   Time evicted_at;
+  // Kueue's PodsReady condition for this admission, as the host reports it (Engine::SetPodsReady;
+  // docs/semantics.md §1.7.2). A new admission starts not ready (reason WaitForStart).
+  bool pods_ready = false;
+  /// The pods were ready and are not any more (PodsReady=False, reason WaitForRecovery), since
+  /// `pods_not_ready_since`.
+  bool pods_recovering = false;
+  Time pods_not_ready_since;
 };
 
 /// An admission record in its engine's pool.
@@ -93,6 +100,10 @@ struct WorkloadExtras {
   std::string preemption_message;
   /// Set once the workload was preempted or had another one preempted.
   std::unique_ptr<PreemptionHistory> preemptions;
+  /// Kueue's status.requeueState after pods-ready timeouts (docs/semantics.md §1.7.2): how many
+  /// times it was requeued, and until when it waits before it may enter its queue again.
+  int32_t requeue_count = 0;
+  std::optional<Time> requeue_at;
 };
 
 /// Where the flavor scan of a workload stopped (docs/semantics.md §4.3.8).
