@@ -325,7 +325,7 @@ class Engine:
 
     def deactivate(self, workload: Workload) -> None:
         """Kueue's ``spec.active = false``: a pending workload leaves its queue ("Deactivated"); an
-        admitted one is evicted (reason InactiveWorkload) and inactive once confirmed."""
+        admitted one is evicted (reason Deactivated) and inactive once confirmed."""
         self._by(workload, lib().qm_engine_deactivate, lib().qm_engine_deactivate_h)
 
     def activate(self, workload: Workload) -> None:

@@ -105,9 +105,9 @@ TEST_CASE("Events: deactivating through Apply evicts, and confirming leaves it d
   e.ScheduleCycle();
   spec.active = false;
   REQUIRE(e.Apply(spec).ok());
-  CHECK(Describe(e, e.LastEvents()) == std::vector<std::string>{"Evicted a/job InactiveWorkload"});
+  CHECK(Describe(e, e.LastEvents()) == std::vector<std::string>{"Evicted a/job Deactivated"});
   REQUIRE(e.ConfirmEvicted("a", "job").ok());
-  CHECK(Describe(e, e.LastEvents()) == std::vector<std::string>{"Deactivated a/job InactiveWorkload"});
+  CHECK(Describe(e, e.LastEvents()) == std::vector<std::string>{"Deactivated a/job Deactivated"});
   CHECK(e.GetWorkload("a", "job")->state == WorkloadState::kInactive);
   spec.active = true;
   REQUIRE(e.Apply(spec).ok());

@@ -99,9 +99,9 @@ TEST_CASE("Deactivate and Activate", "[adapter][host]") {
     CHECK(e.LastEvents()[0].kind == EventKind::kActivated);
     CHECK(Admitted(e, e.ScheduleCycle()) == std::vector<std::string>{"a/waiting"});
   }
-  SECTION("an admitted workload is evicted (InactiveWorkload) and stays out once confirmed") {
+  SECTION("an admitted workload is evicted (Deactivated) and stays out once confirmed") {
     REQUIRE(e.Deactivate("a", "running").ok());
-    CHECK(std::string(e.LastEvents()[0].reason) == "InactiveWorkload");
+    CHECK(std::string(e.LastEvents()[0].reason) == "Deactivated");
     CHECK(e.LastEvents()[0].message == "The workload is deactivated");
     REQUIRE(e.ConfirmEvicted(*running).ok());
     CHECK(e.LastEvents()[0].kind == EventKind::kDeactivated);

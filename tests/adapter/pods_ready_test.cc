@@ -161,7 +161,7 @@ TEST_CASE("waitForPodsReady: exponential back-off, capped, then deactivation pas
   const CycleResult& r = e.ScheduleCycle();
   const Event* ev = FindEvent(r.events, EventKind::kEvicted);
   REQUIRE(ev != nullptr);
-  CHECK(std::string(ev->reason) == "DeactivatedDueToRequeuingLimitExceeded");
+  CHECK(std::string(ev->reason) == "Deactivated");
   CHECK(ev->message == "The workload is deactivated due to exceeding the maximum number of re-queuing retries");
   CHECK(e.GetWorkload("a", "w")->requeue_count == 0);  // Kueue clears status.requeueState
   REQUIRE(e.ConfirmEvicted("a", "w").ok());
@@ -184,7 +184,7 @@ TEST_CASE("waitForPodsReady: backoffLimitCount 0 deactivates at the first timeou
   e.ScheduleCycle();
   Advance(e, Duration::Seconds(10));
   e.ScheduleCycle();
-  CHECK(e.GetWorkload("a", "w")->reason == "DeactivatedDueToRequeuingLimitExceeded");
+  CHECK(e.GetWorkload("a", "w")->reason == "Deactivated");
 }
 
 TEST_CASE("waitForPodsReady: the back-off formula", "[adapter][pods-ready]") {

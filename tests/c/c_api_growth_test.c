@@ -323,7 +323,7 @@ static void TestPodsReady(void) {
   OK(e, qm_engine_events(e, &events, &n));
   /* backoffLimitCount 0: the first timeout deactivates. */
   CHECK(n == 1 && events[0]->kind == QM_EVENT_EVICTED &&
-        strcmp(events[0]->reason, "DeactivatedDueToRequeuingLimitExceeded") == 0);
+        strcmp(events[0]->reason, "Deactivated") == 0);
   CHECK(qm_engine_set_pods_ready(e, "a", "nope", 1) == QM_NOT_FOUND);
   qm_engine_destroy(e);
   CHECK(qm_engine_create_with_config(

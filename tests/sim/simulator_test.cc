@@ -225,7 +225,7 @@ TEST_CASE("simulate: pod start-up delays the run; with waitForPodsReady a slow s
     const SimulationResult r = Run(Cluster(WithPodsReady() + kTwoNodes), jobs, {}, o);
     CHECK(r.completed == 0);
     CHECK(ReasonCountOf(r, "PodsReadyTimeout") == 1);
-    CHECK(ReasonCountOf(r, "DeactivatedDueToRequeuingLimitExceeded") == 1);
+    CHECK(ReasonCountOf(r, "Deactivated") == 1);
   }
   SECTION("a trace row's pod_startup overrides the flavors' start-up") {
     SimulationOptions o = StopAtOnce();

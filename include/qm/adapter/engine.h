@@ -206,7 +206,7 @@ class Engine {
   absl::Status Evict(std::string_view namespace_, std::string_view name, std::string_view reason,
                      std::string_view message);
   /// Sets `spec.active = false`: a pending workload leaves its queue (kDeactivated); one holding
-  /// quota is evicted with reason InactiveWorkload (kEvicted) and becomes inactive once confirmed.
+  /// quota is evicted with reason Deactivated (kEvicted) and becomes inactive once confirmed.
   absl::Status Deactivate(WorkloadHandle workload);
   absl::Status Deactivate(std::string_view namespace_, std::string_view name);
   /// Sets `spec.active = true`: an inactive workload goes back to its queue (kActivated, reason

@@ -361,7 +361,7 @@ QM_C_EXPORT qm_status qm_engine_delete_workload(qm_engine* engine, const char* n
                                                 const char* name);
 QM_C_EXPORT qm_status qm_engine_delete_workload_h(qm_engine* engine, uint64_t handle);
 /** Kueue's `spec.active = false`: a pending workload leaves its queue (QM_EVENT_DEACTIVATED); one
- * holding quota is evicted with reason "InactiveWorkload" (QM_EVENT_EVICTED) and is inactive once
+ * holding quota is evicted with reason "Deactivated" (QM_EVENT_EVICTED) and is inactive once
  * confirmed. Since API version 3. */
 QM_C_EXPORT qm_status qm_engine_deactivate(qm_engine* engine, const char* namespace_name,
                                            const char* name);

@@ -120,7 +120,7 @@ inline constexpr const char* kPodsReadyTimeout = "PodsReadyTimeout";
 inline constexpr const char* kAdmissionCheck = "AdmissionCheck";
 inline constexpr const char* kClusterQueueStopped = "ClusterQueueStopped";
 inline constexpr const char* kLocalQueueStopped = "LocalQueueStopped";
-inline constexpr const char* kDeactivated = "InactiveWorkload";
+inline constexpr const char* kDeactivated = "Deactivated";  // "InactiveWorkload" before Kueue 0.10
 }  // namespace eviction_reason
 
 /// What happened to a workload that its host must act on. Events come from every call that can
@@ -133,7 +133,7 @@ enum class EventKind : uint8_t {
   /// call `Engine::ConfirmEvicted`. The workload keeps its quota until then.
   kPreempted,
   /// Eviction issued for another reason (`reason`: ClusterQueueStopped, LocalQueueStopped,
-  /// InactiveWorkload, or what the host gave `Engine::Evict`): stop the pods, then confirm.
+  /// Deactivated, or what the host gave `Engine::Evict`): stop the pods, then confirm.
   kEvicted,
   /// An evicted workload stopped and is pending in its queue again.
   kRequeued,

@@ -24,7 +24,6 @@
 namespace qm {
 
 /// Kueue's reasons and messages (pkg/controller/core/workload_controller.go, pkg/workload/evict).
-inline constexpr const char* kRequeuingLimitExceededReason = "DeactivatedDueToRequeuingLimitExceeded";
 inline constexpr const char* kRequeuingLimitExceededMessage =
     "The workload is deactivated due to exceeding the maximum number of re-queuing retries";
 
@@ -102,7 +101,10 @@ inline void ExpirePodsReady(ClusterState& s, std::vector<Event>& events) {
       w.active = false;
       x.requeue_count = 0;
       x.requeue_at.reset();
-      w.reason = kRequeuingLimitExceededReason;
+      // Kueue's eviction reason is `Deactivated` with the cause in the message (and in the
+      // condition's underlyingCause, RequeuingLimitExceeded); its metrics once called this
+      // DeactivatedDueToRequeuingLimitExceeded (Kueue 0.10 to 0.12).
+      w.reason = eviction_reason::kDeactivated;
       w.message = CompactString::Static(kRequeuingLimitExceededMessage);
     } else {
       ++x.requeue_count;
