@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "io/yaml_cursor.h"
+#include "qm/core/time.h"
 #include "qm/model/config.h"
 #include "qm/hyperpod/policy.h"
 #include "qm/io/manifest.h"
@@ -65,6 +66,9 @@ WorkloadSpec ReadWorkload(const Cursor& c, const ObjectHeader& h);
 /// Core/v1 `Node` (node_reader.cc); `source` is the object's "file:line".
 NodeSpec ReadNode(const Cursor& c, const ObjectHeader& h, std::string source);
 
+/// An RFC 3339 timestamp (`metav1.Time`); nullopt when absent, or after failing `c` with the parse
+/// error.
+std::optional<Time> ReadTime(const Cursor& c);
 /// `metav1.LabelSelector` (matchLabels, matchExpressions).
 LabelSelector ReadLabelSelector(const Cursor& c);
 /// `corev1.Taint` list (ResourceFlavor `nodeTaints`, Node `spec.taints`): `key` and `effect`

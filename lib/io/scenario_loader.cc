@@ -684,14 +684,7 @@ class ScenarioReader {
       want.count = static_cast<int32_t>(v["count"].OptInt(0, std::numeric_limits<int32_t>::max()).value_or(0));
       if (v.Has("requeueAt")) {
         want.check_at = true;
-        if (const std::optional<std::string> at = v["requeueAt"].OptString()) {
-          absl::StatusOr<Time> t = ParseRfc3339(*at);
-          if (!t.ok()) {
-            v["requeueAt"].Fail(std::string(t.status().message()));
-            return e;
-          }
-          want.at = *t;
-        }
+        if (const std::optional<Time> at = ReadTime(v["requeueAt"])) want.at = *at;
       }
       if (!ctx_->ok()) return e;
       e.requeue_states[name] = want;

@@ -186,17 +186,6 @@ PriorityClassRef ReadPriorityClass(const Cursor& spec) {
   return ref;
 }
 
-std::optional<Time> ReadTime(const Cursor& c) {
-  const std::optional<std::string> text = c.OptString();
-  if (!text.has_value()) return std::nullopt;
-  absl::StatusOr<Time> t = ParseRfc3339(*text);
-  if (!t.ok()) {
-    c.Fail(std::string(t.status().message()));
-    return std::nullopt;
-  }
-  return *t;
-}
-
 AdmissionSpec ReadAdmission(const Cursor& c) {
   AdmissionSpec admission;
   admission.cluster_queue = c["clusterQueue"].RequiredString();
@@ -233,6 +222,17 @@ std::vector<ConditionSpec> ReadConditions(const Cursor& c) {
 }
 
 }  // namespace
+
+std::optional<Time> ReadTime(const Cursor& c) {
+  const std::optional<std::string> text = c.OptString();
+  if (!text.has_value()) return std::nullopt;
+  absl::StatusOr<Time> t = ParseRfc3339(*text);
+  if (!t.ok()) {
+    c.Fail(std::string(t.status().message()));
+    return std::nullopt;
+  }
+  return *t;
+}
 
 WorkloadSpec ReadWorkload(const Cursor& c, const ObjectHeader& h) {
   WorkloadSpec wl;
@@ -279,14 +279,7 @@ WorkloadSpec ReadWorkload(const Cursor& c, const ObjectHeader& h) {
   if (const Cursor rq = status["requeueState"]; rq.ExpectMap()) {
     rq.CheckKeys({"count", "requeueAt"});
     wl.requeue_count = static_cast<int32_t>(rq["count"].OptInt(0, kInt32Max).value_or(0));
-    if (const std::optional<std::string> at = rq["requeueAt"].OptString()) {
-      absl::StatusOr<Time> t = ParseRfc3339(*at);
-      if (!t.ok()) {
-        rq["requeueAt"].Fail(std::string(t.status().message()));
-        return wl;
-      }
-      wl.requeue_at = *t;
-    }
+    wl.requeue_at = ReadTime(rq["requeueAt"]);
   }
   return wl;
 }

@@ -154,7 +154,7 @@ inline void Enqueue(ClusterState& s, WorkloadId id) {
   w.queued_in = cq_id;
   // Kueue's requeue back-off after a pods-ready timeout (docs/semantics.md §1.7.2): parked alone
   // until it ends, whatever the queueing strategy; flushes leave it there.
-  if (w.extras && w.extras->requeue_at && *w.extras->requeue_at > s.Now()) {
+  if (InRequeueBackoff(w, s.Now())) {
     w.place = QueuePlace::kInadmissible;
     cq.inadmissible.insert(PendingKeyOf(s, id), PendingClassOf(w));
     return;
@@ -214,8 +214,7 @@ inline void FlushClusterQueue(ClusterState& s, ClusterQueueId cq_id) {
     for (const PendingKey& k : members) {
       WorkloadRecord& w = s.wl(k.id);
       // A workload waiting out its requeue back-off stays (docs/semantics.md §1.7.2).
-      const bool backoff = w.extras && w.extras->requeue_at && *w.extras->requeue_at > s.Now();
-      if (matches(w.ns) && !backoff) {
+      if (matches(w.ns) && !InRequeueBackoff(w, s.Now())) {
         w.place = QueuePlace::kActive;
       } else {
         stay.push_back(k);

@@ -54,12 +54,6 @@ inline std::optional<Time> RequeueBackoffEnd(const WorkloadRecord& w) {
   return w.extras->requeue_at;
 }
 
-/// Whether a pending workload still waits out its requeue back-off at `now`, so it stays parked
-/// and no flush moves it (Kueue's `backoffWaitingTimeExpired` is false).
-inline bool InRequeueBackoff(const WorkloadRecord& w, Time now) {
-  return w.extras && w.extras->requeue_at && *w.extras->requeue_at > now;
-}
-
 /// Kueue's requeue back-off (pkg/workload UpdateRequeueState with pkg/util/wait): the `n`-th wait
 /// (n ≥ 1) is base × 2^(n−1) seconds capped at max, except the first, which is `base` even above
 /// max; max 0 means no cap. Kueue adds a random jitter of up to 0.01 % of the wait; the engine adds

@@ -188,6 +188,13 @@ struct WorkloadRecord {
   CompactString message;
 };
 
+/// Whether a pending workload still waits out its pods-ready requeue back-off at `now`, so it stays
+/// parked and no flush moves it (Kueue's `backoffWaitingTimeExpired` is false; docs/semantics.md
+/// §1.7.2).
+inline bool InRequeueBackoff(const WorkloadRecord& w, Time now) {
+  return w.extras && w.extras->requeue_at && *w.extras->requeue_at > now;
+}
+
 /// Whether the workload reports reclaimable pods (Kueue's status.reclaimablePods) with a count
 /// above 0. Rare: the record keeps them out of line.
 inline bool HasReclaimablePods(const WorkloadRecord& w) {
