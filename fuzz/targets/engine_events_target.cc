@@ -145,6 +145,12 @@ class EventFuzzer {
     EngineConfig config;
     config.fair_sharing.enabled = (shape & 0x08) != 0;
     has_clock_ = (shape & 0x40) != 0;
+    if ((shape & 0x80) != 0) {  // Kueue's waitForPodsReady: short deadlines that SetNow can pass
+      config.wait_for_pods_ready.enabled = true;
+      config.wait_for_pods_ready.timeout = Duration::Seconds(60);
+      config.wait_for_pods_ready.backoff_limit_count = 2;
+      config.wait_for_pods_ready.backoff_base_seconds = 10;
+    }
     InstallHostFunctions(config);
 #ifdef QM_FUZZ_HAVE_CHECK_INVARIANTS
     config.check_invariants = true;  // also between the cycles of RunUntilStable
@@ -460,6 +466,11 @@ class EventFuzzer {
       case 9: {
         Known* k = Pick();
         if (k == nullptr) return;
+        if (in_.Bit()) {  // the host reports pods (not) ready; refused for a workload holding no quota
+          const bool ready = in_.Bit();
+          Mutate("SetPodsReady " + k->name, [&, k] { return engine_->SetPodsReady(k->handle, ready); });
+          return;
+        }
         const int32_t count = in_.U8() % 6;
         const std::string pod_set = in_.Bit() ? "main" : "other";
         Mutate("SetReclaimablePods " + k->name, [&, k] {

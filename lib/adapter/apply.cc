@@ -476,7 +476,7 @@ void EngineState::Settle() {
   if (retry_unqueued_) {
     retry_unqueued_ = false;
     std::vector<WorkloadId> waiting;
-    for (uint64_t k : s.unqueued) waiting.push_back(WorkloadId(static_cast<uint32_t>(k & 0xffffffffu)));
+    for (uint64_t k : s.unqueued) waiting.push_back(UnqueuedId(k));
     RetryUnqueued(s);
     // Those that found their queue are reconciled (the queue was created or resumed).
     for (WorkloadId id : waiting)

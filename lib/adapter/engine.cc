@@ -434,6 +434,30 @@ std::vector<std::string> Engine::ClusterQueues() const {
   return out;
 }
 
+absl::StatusOr<LocalQueueStatus> Engine::GetLocalQueue(std::string_view namespace_, std::string_view name) const {
+  QM_RETURN_IF_ERROR(Queryable("GetLocalQueue"));
+  const ClusterState& s = state_->s;
+  const std::string_view ns = NamespaceOrDefault(namespace_);
+  const NamespaceId ns_id = s.namespaces_names.Find(ns);
+  const LocalQueueId id = ns_id.valid() ? s.FindLocalQueue(ns_id, name) : LocalQueueId();
+  if (!id.valid() || !s.local_queues[id.value].exists)
+    return absl::NotFoundError(fmt::format("{}: not found", ObjectLabel("LocalQueue", ns, name)));
+  return state_->LocalQueueStatusOf(id);
+}
+
+std::vector<std::string> Engine::LocalQueues() const {
+  std::vector<std::pair<std::string, std::string>> names;
+  if (!Readable()) return {};
+  const ClusterState& s = state_->s;
+  for (const LocalQueueState& lq : s.local_queues)
+    if (lq.exists) names.emplace_back(s.namespaces_names.Name(lq.ns), lq.spec.name);
+  std::sort(names.begin(), names.end());
+  std::vector<std::string> out;
+  out.reserve(names.size());
+  for (const auto& [ns, name] : names) out.push_back(ns + "/" + name);
+  return out;
+}
+
 absl::StatusOr<CohortStatus> Engine::GetCohort(std::string_view name) const {
   QM_RETURN_IF_ERROR(Queryable("GetCohort"));
   const ClusterState& s = state_->s;

@@ -159,6 +159,7 @@ class EngineState {
   Assignment ToApi(WorkloadId id, const AssignmentResult& a) const;
   Assignment AdmissionToApi(WorkloadId id) const;
   ClusterQueueStatus QueueStatus(ClusterQueueId id) const;
+  LocalQueueStatus LocalQueueStatusOf(LocalQueueId id) const;  // local_queue_status.cc
 
   // ---- Self-check (invariants.cc) ------------------------------------------------------------
   /// `Engine::CheckInvariants`: recomputes everything from the workloads and compares.

@@ -258,7 +258,7 @@ class Checker {
                                      cq.sticky_preemptor.value));
     }
     for (uint64_t key : s_.unqueued) {
-      const WorkloadId id(static_cast<uint32_t>(key & 0xffffffffu));
+      const WorkloadId id = UnqueuedId(key);
       if (id.value >= s_.workloads.size() || s_.wl(id).deleted)
         return Violation(fmt::format("unqueued workloads: slot {} does not resolve", id.value));
       const WorkloadRecord& w = s_.wl(id);

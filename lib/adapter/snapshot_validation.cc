@@ -389,7 +389,7 @@ absl::Status ValidateWorkloads(const ClusterState& s, const Decoded& p) {
   if (indexed != in_use) return Corrupt("shape index: not exactly the shapes in use");
   // Unqueued keys name pending workloads outside every queue.
   for (uint64_t k : s.unqueued) {
-    const uint32_t id = static_cast<uint32_t>(k & 0xffffffffu);
+    const uint32_t id = UnqueuedId(k).value;
     if (id >= count || s.workloads[id].deleted || s.workloads[id].state != WorkloadState::kPending ||
         s.workloads[id].place != QueuePlace::kNone || UnqueuedKey(s.workloads[id], WorkloadId(id)) != k)
       return Corrupt("unqueued workloads: an entry names no unqueued pending workload");

@@ -277,6 +277,13 @@ absl::Status EngineState::CheckWorkload(const WorkloadSpec& spec, std::span<cons
     const WorkloadRecord& w = s.wl(existing);
     if (w.state == WorkloadState::kFinished)
       return absl::FailedPreconditionError(fmt::format("{}: is finished and cannot be updated", object));
+    // A reservation only enters with the workload (loaded as holding quota) or from the scheduler;
+    // silently dropping one written on a pending workload would hide the host's intent.
+    if (!w.admission && spec.admission.has_value())
+      return absl::FailedPreconditionError(fmt::format(
+          "{}: status.admission: an update cannot give a pending workload quota; delete it and apply it "
+          "again with the admission, or let a cycle admit it",
+          object));
     if (w.admission) {
       if (spec.pod_sets.size() != s.shape(w).pod_sets.size())
         return absl::FailedPreconditionError(

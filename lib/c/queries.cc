@@ -261,6 +261,40 @@ Doc ClusterQueueDoc(const Engine& e, const ClusterQueueStatus& s) {
   return d;
 }
 
+// Kueue's LocalQueue status field names; amounts in the engine's base units, like ClusterQueueDoc.
+Doc LocalQueueDoc(const LocalQueueStatus& s) {
+  const auto totals = [](const std::vector<LocalQueueFlavorTotals>& flavors) {
+    Doc list = Doc::List();
+    for (const LocalQueueFlavorTotals& f : flavors) {
+      Doc resources = Doc::List();
+      for (const auto& [resource, amount] : f.resources) {
+        Doc r = Doc::Map();
+        r.Set("name", Doc::Str(resource));
+        r.Set("total", Doc::Int(amount));
+        resources.Add(std::move(r));
+      }
+      Doc d = Doc::Map();
+      d.Set("name", Doc::Str(f.flavor));
+      d.Set("resources", std::move(resources));
+      list.Add(std::move(d));
+    }
+    return list;
+  };
+  Doc d = Doc::Map();
+  d.Set("namespace", Doc::Str(s.namespace_));
+  d.Set("name", Doc::Str(s.name));
+  d.Set("clusterQueue", Doc::Str(s.cluster_queue));
+  d.Set("active", Doc::Bool(s.active));
+  d.Set("reason", Doc::Str(s.reason));
+  d.Set("message", Doc::Str(s.message));
+  d.Set("pendingWorkloads", Doc::Int(s.pending_workloads));
+  d.Set("reservingWorkloads", Doc::Int(s.reserving_workloads));
+  d.Set("admittedWorkloads", Doc::Int(s.admitted_workloads));
+  d.Set("flavorsReservation", totals(s.flavors_reservation));
+  d.Set("flavorsUsage", totals(s.flavors_usage));
+  return d;
+}
+
 Doc FullAssignmentDoc(const Assignment& a) {
   Doc pod_sets = Doc::List();
   for (const PodSetAssignment& ps : a.pod_sets) {
@@ -443,6 +477,17 @@ QM_C_EXPORT qm_status qm_engine_cluster_queue_json(qm_engine* engine, const char
   });
 }
 
+QM_C_EXPORT qm_status qm_engine_local_queue_json(qm_engine* engine, const char* namespace_name,
+                                                 const char* name, char** json) {
+  return RunOnEngine(engine, [&](qm::Engine& e, qm_engine&) -> absl::Status {
+    QM_RETURN_IF_ERROR(qm::c::NeedOut(json, "json"));
+    QM_ASSIGN_OR_RETURN(qm::c::WorkloadName n, qm::c::ReadName(namespace_name, name));
+    QM_ASSIGN_OR_RETURN(qm::LocalQueueStatus status, e.GetLocalQueue(n.ns, n.name));
+    *json = qm::c::CopyOut(EmitJson(qm::c::LocalQueueDoc(status)));
+    return absl::OkStatus();
+  });
+}
+
 QM_C_EXPORT qm_status qm_engine_list_json(qm_engine* engine, char** json) {
   return RunOnEngine(engine, [&](qm::Engine& e, qm_engine&) -> absl::Status {
     QM_RETURN_IF_ERROR(qm::c::NeedOut(json, "json"));
@@ -454,6 +499,9 @@ QM_C_EXPORT qm_status qm_engine_list_json(qm_engine* engine, char** json) {
     qm::internal::Doc cohorts = qm::internal::Doc::List();
     for (const std::string& c : e.Cohorts()) cohorts.Add(qm::internal::Doc::Str(c));
     d.Set("cohorts", std::move(cohorts));
+    qm::internal::Doc local_queues = qm::internal::Doc::List();
+    for (const std::string& lq : e.LocalQueues()) local_queues.Add(qm::internal::Doc::Str(lq));
+    d.Set("localQueues", std::move(local_queues));
     *json = qm::c::CopyOut(EmitJson(d));
     return absl::OkStatus();
   });

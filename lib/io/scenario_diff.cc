@@ -10,6 +10,7 @@
 #include "fmt/format.h"
 #include "io/names.h"
 #include "qm/core/quantity_text.h"
+#include "qm/model/namespace_name.h"
 #include "qm/text/time_text.h"
 #include "text/doc.h"
 
@@ -264,6 +265,53 @@ void CompareUsage(std::string_view key, const Usage& expect, const Usage& got,
   }
 }
 
+// `[flavor: {resource: qty, ...}, ...]`, the flavor list of a LocalQueue status in Kueue's order.
+std::string RenderFlavorTotals(const std::vector<LocalQueueFlavorTotals>& totals) {
+  std::string out = "[";
+  for (const LocalQueueFlavorTotals& f : totals) {
+    if (out.size() > 1) out += ", ";
+    out += f.flavor + ": {";
+    for (size_t i = 0; i < f.resources.size(); ++i)
+      out += fmt::format("{}{}: {}", i ? ", " : "", f.resources[i].first,
+                         FormatAmount(f.resources[i].first, f.resources[i].second));
+    out += "}";
+  }
+  return out + "]";
+}
+
+void CompareLocalQueue(const Engine& engine, const std::string& queue, const Expectations::ExpectedLocalQueue& want,
+                       std::vector<std::string>* out) {
+  const auto [ns, name] = SplitNamespacedName(queue);
+  absl::StatusOr<LocalQueueStatus> got = engine.GetLocalQueue(ns, name);
+  if (!got.ok()) {
+    out->push_back(fmt::format("localQueues.{}: {}", queue, std::string(got.status().message())));
+    return;
+  }
+  const auto check = [&](std::string_view field, const auto& expected, const auto& actual) {
+    if (expected.has_value() && *expected != actual)
+      out->push_back(fmt::format("localQueues.{}.{}: expected {}, got {}", queue, field, *expected, actual));
+  };
+  check("active", want.active, got->active);
+  if (want.reason && *want.reason != got->reason)
+    out->push_back(fmt::format("localQueues.{}.reason: expected {}, got {}", queue, JsonString(*want.reason),
+                               JsonString(got->reason)));
+  if (want.message && *want.message != got->message)
+    out->push_back(fmt::format("localQueues.{}.message: expected {}, got {}", queue, JsonString(*want.message),
+                               JsonString(got->message)));
+  check("pendingWorkloads", want.pending_workloads, got->pending_workloads);
+  check("reservingWorkloads", want.reserving_workloads, got->reserving_workloads);
+  check("admittedWorkloads", want.admitted_workloads, got->admitted_workloads);
+  const auto check_totals = [&](std::string_view field, const auto& expected,
+                                const std::vector<LocalQueueFlavorTotals>& actual) {
+    if (!expected.has_value()) return;
+    const std::string e = RenderFlavorTotals(*expected);
+    const std::string a = RenderFlavorTotals(actual);
+    if (e != a) out->push_back(fmt::format("localQueues.{}.{}: expected {}, got {}", queue, field, e, a));
+  };
+  check_totals("flavorsReservation", want.flavors_reservation, got->flavors_reservation);
+  check_totals("flavorsUsage", want.flavors_usage, got->flavors_usage);
+}
+
 }  // namespace
 
 std::vector<std::string> CompareExpectations(const Expectations& expect, const ScenarioStep& step,
@@ -368,6 +416,7 @@ std::vector<std::string> CompareExpectations(const Expectations& expect, const S
       out.push_back(fmt::format("weightedShares.{}: expected {}, got {}", name, text(want), text(*got)));
     }
   }
+  for (const auto& [queue, want] : expect.local_queues) CompareLocalQueue(engine, queue, want, &out);
   if (expect.refused.has_value()) {
     std::map<std::string, std::string> got(result.refused.begin(), result.refused.end());
     for (const auto& [workload, text] : *expect.refused) {

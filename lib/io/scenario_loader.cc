@@ -213,6 +213,7 @@ class ScenarioReader {
     const ObjectRef ref = RefOf(spec);
     if (ref.kind == ObjectKind::kWorkload) workloads_.insert(ref.namespace_ + "/" + ref.name);
     if (ref.kind == ObjectKind::kClusterQueue) cluster_queues_.insert(ref.name);
+    if (ref.kind == ObjectKind::kLocalQueue) local_queues_.insert(ref.namespace_ + "/" + ref.name);
   }
 
   // "ns/name" from "ns/name" or "name"; must name a workload the scenario defines.
@@ -235,6 +236,21 @@ class ScenarioReader {
       return "";
     }
     return name;
+  }
+
+  // "ns/name" from "ns/name" or "name"; must name a LocalQueue the scenario defines.
+  std::string LocalQueueRef(const Cursor& c, const std::string& text) {
+    const auto [ns, name] = SplitNamespacedName(text);
+    const std::string full = std::string(ns) + "/" + std::string(name);
+    if (name.empty() || name.find('/') != std::string_view::npos) {
+      c.Fail(fmt::format("\"{}\" is not a LocalQueue name (namespace/name or name)", text));
+      return "";
+    }
+    if (!local_queues_.contains(full)) {
+      c.Fail(fmt::format("LocalQueue '{}' is not defined in this scenario", full));
+      return "";
+    }
+    return full;
   }
 
   std::string ClusterQueueRef(const Cursor& c, const std::string& name) {
@@ -610,7 +626,7 @@ class ScenarioReader {
     if (!c.ExpectMap()) return e;
     c.CheckKeys({"admitted", "admissions", "preempted", "pending", "inadmissible", "targets",
                  "assignment", "representativeMode", "borrowing", "messages", "reasons", "requeueState", "usage", "borrowed",
-                 "weightedShares", "refused"});
+                 "weightedShares", "refused", "localQueues"});
     if (!ctx_->ok()) return e;
     if (c.Has("refused") && !std::holds_alternative<SubmitStep>(action)) {
       c["refused"].Fail("only a submit step has refused");
@@ -702,9 +718,51 @@ class ScenarioReader {
       }
       e.weighted_shares[name] = *v;
     }
+    for (const auto& [queue, v] : c["localQueues"].Entries()) {
+      const std::string name = LocalQueueRef(v, queue);
+      if (!ctx_->ok() || !v.ExpectMap()) return e;
+      v.CheckKeys({"active", "reason", "message", "pendingWorkloads", "reservingWorkloads", "admittedWorkloads",
+                   "flavorsReservation", "flavorsUsage"});
+      Expectations::ExpectedLocalQueue want;
+      if (v.Has("active")) {
+        want.active = v["active"].OptBool();
+        if (!want.active && ctx_->ok()) v["active"].Fail("expected true or false");
+      }
+      if (v.Has("reason")) want.reason = v["reason"].RequiredString();
+      if (v.Has("message")) want.message = v["message"].RequiredString();
+      constexpr int64_t kMaxCount = std::numeric_limits<int32_t>::max();
+      if (v.Has("pendingWorkloads")) want.pending_workloads = v["pendingWorkloads"].OptInt(0, kMaxCount);
+      if (v.Has("reservingWorkloads")) want.reserving_workloads = v["reservingWorkloads"].OptInt(0, kMaxCount);
+      if (v.Has("admittedWorkloads")) want.admitted_workloads = v["admittedWorkloads"].OptInt(0, kMaxCount);
+      if (v.Has("flavorsReservation")) want.flavors_reservation = ReadFlavorTotals(v["flavorsReservation"]);
+      if (v.Has("flavorsUsage")) want.flavors_usage = ReadFlavorTotals(v["flavorsUsage"]);
+      if (!ctx_->ok()) return e;
+      e.local_queues[name] = std::move(want);
+    }
     if (c.Has("usage")) e.usage = ReadUsage(c["usage"]);
     if (c.Has("borrowed")) e.borrowed = ReadUsage(c["borrowed"]);
     return e;
+  }
+
+  // A LocalQueue status's flavor list, `{flavor: {resource: qty}}` in Kueue's order; `{}` is empty.
+  std::vector<LocalQueueFlavorTotals> ReadFlavorTotals(const Cursor& c) {
+    std::vector<LocalQueueFlavorTotals> out;
+    if (!c.ExpectMap()) return out;
+    for (const auto& [flavor, resources] : c.Entries()) {
+      LocalQueueFlavorTotals& totals = out.emplace_back();
+      totals.flavor = flavor;
+      if (!resources.ExpectMap()) return out;
+      for (const auto& [resource, amount] : resources.Entries()) {
+        const std::optional<int64_t> v = internal::ReadQuota(amount, resource);
+        if (!v.has_value()) {
+          if (ctx_->ok()) amount.Fail("a quantity is required");
+          return out;
+        }
+        totals.resources.emplace_back(resource, *v);
+      }
+      std::sort(totals.resources.begin(), totals.resources.end());
+    }
+    return out;
   }
 
   // ClusterQueue → flavor → resource → quantity, zero amounts dropped (`usage:`, `borrowed:`).
@@ -733,6 +791,7 @@ class ScenarioReader {
   hyperpod::Governance governance_;     // and its submission rules
   std::set<std::string> workloads_;       // "ns/name" defined by objects and apply steps so far
   std::set<std::string> cluster_queues_;  // likewise
+  std::set<std::string> local_queues_;    // "ns/name", likewise
 };
 
 }  // namespace

@@ -492,6 +492,39 @@ std::vector<ConditionSpec> ConditionsFromStatus(const WorkloadStatus& status, Ti
   return out;
 }
 
+// `flavorsReservation` / `flavorsUsage` of a LocalQueue status, quantities in canonical form.
+Doc FlavorTotalsDoc(const std::vector<LocalQueueFlavorTotals>& totals) {
+  Doc list = Doc::List();
+  for (const LocalQueueFlavorTotals& f : totals) {
+    Doc resources = Doc::List();
+    for (const auto& [resource, amount] : f.resources) {
+      Doc r = Doc::Map();
+      r.Set("name", Doc::Str(resource));
+      r.Set("total", Doc::Str(FormatQuantityForManifest(resource, amount)));
+      resources.Add(std::move(r.Flow()));
+    }
+    Doc d = Doc::Map();
+    d.Set("name", Doc::Str(f.flavor));
+    d.Set("resources", std::move(resources));
+    list.Add(std::move(d));
+  }
+  return list;
+}
+
+// Kueue's LocalQueue status as its controller would have written it (docs/semantics.md §1.5.1).
+Doc LocalQueueStatusDoc(const LocalQueueStatus& st, Time now) {
+  Doc status = Doc::Map();
+  Doc conditions = Doc::List();
+  conditions.Add(std::move(ConditionDoc({"Active", st.active, st.reason, st.message, now}).Flow()));
+  status.Set("conditions", std::move(conditions));
+  status.Set("pendingWorkloads", Doc::Int(st.pending_workloads));
+  status.Set("reservingWorkloads", Doc::Int(st.reserving_workloads));
+  status.Set("admittedWorkloads", Doc::Int(st.admitted_workloads));
+  if (!st.flavors_reservation.empty()) status.Set("flavorsReservation", FlavorTotalsDoc(st.flavors_reservation));
+  if (!st.flavors_usage.empty()) status.Set("flavorsUsage", FlavorTotalsDoc(st.flavors_usage));
+  return status;
+}
+
 std::string Join(const std::vector<Doc>& docs) {
   std::string out;
   for (const Doc& d : docs) {
@@ -525,6 +558,14 @@ std::string WriteEngineState(const Engine& engine, std::span<const ObjectSpec> o
   const Time now = engine.Now();
   const ManifestWriteOptions options;
   for (const ObjectSpec& o : objects) {
+    if (const auto* lq = std::get_if<LocalQueueSpec>(&o)) {
+      Doc d = ObjectDoc(o, options);
+      if (absl::StatusOr<LocalQueueStatus> st = engine.GetLocalQueue(NamespaceOrDefault(lq->namespace_), lq->name);
+          st.ok())
+        d.Set("status", LocalQueueStatusDoc(*st, now));
+      docs.push_back(std::move(d));
+      continue;
+    }
     const auto* wl = std::get_if<WorkloadSpec>(&o);
     if (wl == nullptr) {
       docs.push_back(ObjectDoc(o, options));

@@ -440,6 +440,17 @@ class Engine:
         """A ClusterQueue's usage per (flavor, resource) and its pending/admitted workloads."""
         return self._json(lib().qm_engine_cluster_queue_json, encode(name))
 
+    def local_queue(self, local_queue: str) -> dict[str, Any]:
+        """Kueue's status of the LocalQueue "namespace/name" (or "name" in "default"): active,
+        reason, message, pendingWorkloads, reservingWorkloads, admittedWorkloads, and
+        flavorsReservation / flavorsUsage, amounts in base units (docs/c-api.md)."""
+        ns, _, name = local_queue.rpartition("/")
+        return self._json(lib().qm_engine_local_queue_json, encode(ns or "default"), encode(name))
+
+    def local_queues(self) -> list[str]:
+        """Every LocalQueue as "namespace/name", sorted."""
+        return list(self._json(lib().qm_engine_list_json)["localQueues"])
+
     def workloads(self) -> list[str]:
         """Every workload, sorted by namespace then name."""
         return list(self._json(lib().qm_engine_list_json)["workloads"])

@@ -50,6 +50,14 @@ def test_reclaim_through_events(cluster: str) -> None:
         assert status["state"] == "Pending" and status["preemptionReason"] == "InCohortReclamation"
         assert engine.workloads() == ["team-a/a-1", "team-b/b-1"]
         assert engine.cluster_queues() == ["team-a", "team-b"]
+        assert engine.local_queues() == ["team-a/jobs", "team-b/jobs"]
+        lq = engine.local_queue("team-b/jobs")
+        assert (lq["active"], lq["reason"], lq["pendingWorkloads"], lq["reservingWorkloads"]) == (True, "Ready", 1, 0)
+        assert engine.local_queue("team-a/jobs")["flavorsUsage"] == [
+            {"name": "gpu", "resources": [{"name": "nvidia.com/gpu", "total": 16}]}]
+        with pytest.raises(qm.QuartermasterError) as missing:
+            engine.local_queue("team-a/missing")
+        assert missing.value.status == "NOT_FOUND"
         explanation = engine.explain("team-b/b-1")
         assert isinstance(explanation, dict) and explanation
 

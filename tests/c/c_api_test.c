@@ -187,8 +187,15 @@ static void TestScenario(void) {
   qm_free(json);
   OK(e, qm_engine_list_json(e, &json));
   CHECK(json != NULL && strstr(json, "\"team-a/a-1\"") != NULL &&
-        strstr(json, "\"team-b\"") != NULL);
+        strstr(json, "\"team-b\"") != NULL && strstr(json, "\"localQueues\": [\n    \"team-a/jobs\"") != NULL);
   qm_free(json);
+  /* LocalQueue status (API version 5): team-a/a-1 holds 16 GPUs through team-a/jobs. */
+  OK(e, qm_engine_local_queue_json(e, "team-a", "jobs", &json));
+  CHECK(json != NULL && strstr(json, "\"reason\": \"Ready\"") != NULL &&
+        strstr(json, "\"reservingWorkloads\": 1") != NULL && strstr(json, "\"total\": 16") != NULL);
+  qm_free(json);
+  json = NULL;
+  CHECK(qm_engine_local_queue_json(e, "team-a", "missing", &json) == QM_NOT_FOUND && json == NULL);
 
   /* Save and restore: the copy answers the same and schedules the same. */
   char* snapshot = NULL;

@@ -120,6 +120,21 @@ TEST_CASE("Scenario error: podsReady naming an unknown workload", "[io][scenario
         "s.yaml:21: steps[0].podsReady[0].ready: \"maybe\" is not a boolean (true or false)");
 }
 
+TEST_CASE("Scenario error: bad localQueues expectations name the queue and field", "[io][scenario][errors]") {
+  const std::string step = kHead + "- schedule: {}\n  expect:\n    localQueues:\n";
+  CHECK(ErrorOf(step + "      nope: {active: true}\n") ==
+        "s.yaml:24: steps[0].expect.localQueues[nope]: LocalQueue 'default/nope' is not defined in this scenario");
+  CHECK(ErrorOf(step + "      a/b/c: {}\n") ==
+        "s.yaml:24: steps[0].expect.localQueues[a/b/c]: \"a/b/c\" is not a LocalQueue name (namespace/name or name)");
+  CHECK(ErrorOf(step + "      q: {pending: 1}\n") ==
+        "s.yaml:24: steps[0].expect.localQueues[q].pending: unknown field \"pending\" (expected one of: active, reason, "
+        "message, pendingWorkloads, reservingWorkloads, admittedWorkloads, flavorsReservation, flavorsUsage)");
+  CHECK(ErrorOf(step + "      q: {pendingWorkloads: -1}\n") ==
+        "s.yaml:24: steps[0].expect.localQueues[q].pendingWorkloads: -1 is out of range [0, 2147483647]");
+  CHECK(ErrorOf(step + "      q: {flavorsUsage: {default: {cpu: lots}}}\n") != "<no error>");
+  CHECK(ErrorOf(step + "      default/q: {active: true, flavorsUsage: {default: {cpu: \"1\"}}}\n") == "<no error>");
+}
+
 TEST_CASE("Scenario error: a bad config.now timestamp", "[io][scenario][errors]") {
   CHECK_THAT(ErrorOf("name: t\nconfig:\n  now: \"2024-01-01\"\n"),
              Catch::StartsWith("s.yaml:3: config.now: \"2024-01-01\" is not an RFC 3339 timestamp"));
@@ -472,7 +487,7 @@ TEST_CASE("Scenario error: an unknown expectation key", "[io][scenario][errors]"
   CHECK(ErrorOf(kHead + "- schedule: {}\n  expect:\n    admited: {}\n") ==
         "s.yaml:23: steps[0].expect.admited: unknown field \"admited\" (expected one of: admitted, admissions, "
         "preempted, pending, inadmissible, targets, assignment, representativeMode, borrowing, messages, reasons, "
-        "requeueState, usage, borrowed, weightedShares, refused)");
+        "requeueState, usage, borrowed, weightedShares, refused, localQueues)");
 }
 
 TEST_CASE("Scenario error: a requeueState expectation with a bad requeueAt", "[io][scenario][errors][pods-ready]") {

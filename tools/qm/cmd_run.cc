@@ -103,7 +103,7 @@ and, for steps with `expect:`, whether the expectations held (with the diff when
 Options:
   --output yaml|json  output format (default yaml)
   --state             instead, print the cluster after the last step as Kueue manifests
-                      (kueue.x-k8s.io/v1beta2), workloads with their status
+                      (kueue.x-k8s.io/v1beta2), workloads and LocalQueues with their status
   --save SNAPSHOT     after the last step, write the engine's whole state to SNAPSHOT
                       (binary, docs/snapshot-format.md); also after a step the engine rejected
   --restore SNAPSHOT  start from the engine saved in SNAPSHOT instead of the scenario's objects,

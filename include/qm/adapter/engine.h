@@ -309,6 +309,12 @@ class Engine {
   std::string FlavorName(FlavorId id) const;
   /// Every ClusterQueue name, sorted.
   std::vector<std::string> ClusterQueues() const;
+  /// Kueue's status of a LocalQueue (its Active condition, workload counts and the quota its
+  /// workloads hold per flavor), as its controller would have settled it. O(pending and admitted
+  /// workloads of its ClusterQueue); O(workloads) while the ClusterQueue does not exist.
+  absl::StatusOr<LocalQueueStatus> GetLocalQueue(std::string_view namespace_, std::string_view name) const;
+  /// Every LocalQueue as "namespace/name", sorted by namespace then name.
+  std::vector<std::string> LocalQueues() const;
   absl::StatusOr<CohortStatus> GetCohort(std::string_view name) const;
   /// Every cohort name (explicit and implicit), sorted.
   std::vector<std::string> Cohorts() const;

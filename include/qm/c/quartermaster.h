@@ -81,8 +81,10 @@ extern "C" {
  *      `qm_engine_preemption_targets_json`, `qm_engine_cohort_json` and `cohorts` in
  *      `qm_engine_list_json`. Programs built against versions 1 and 2 must be rebuilt.
  *   4: Kueue's waitForPodsReady: `qm_engine_set_pods_ready`, and `waitForPodsReady` in the
- *      Configuration of `qm_engine_create_with_config`. Additive: nothing changed size. */
-#define QM_C_API_VERSION 4
+ *      Configuration of `qm_engine_create_with_config`. Additive: nothing changed size.
+ *   5: LocalQueue status: `qm_engine_local_queue_json`, and `localQueues` in
+ *      `qm_engine_list_json`. Additive. */
+#define QM_C_API_VERSION 5
 
 /** A packed workload handle that names no workload (no valid handle has this value): the
  * `preemptor` of an event without one. Since API version 3; handle 0 is a real workload's. */
@@ -509,8 +511,16 @@ QM_C_EXPORT qm_status qm_engine_workload_json(qm_engine* engine, const char* nam
 /** One ClusterQueue: cohort, active, usage per (flavor, resource), pending/admitted workloads. */
 QM_C_EXPORT qm_status qm_engine_cluster_queue_json(qm_engine* engine, const char* name,
                                                    char** json);
-/** Every workload, ClusterQueue and (since API version 3) cohort name: {"workloads": [...],
- * "clusterQueues": [...], "cohorts": [...]}. */
+/** One LocalQueue (`namespace_name` NULL or "" = "default"): Kueue's LocalQueue status, as its
+ * controller would have settled it: "active", "reason", "message" (the Active condition),
+ * "pendingWorkloads", "reservingWorkloads", "admittedWorkloads", and "flavorsReservation" /
+ * "flavorsUsage" ([{"name": flavor, "resources": [{"name", "total"}]}], amounts in base units:
+ * milli for cpu, bytes for memory, units otherwise). QM_NOT_FOUND for an unknown queue. Since API
+ * version 5 (docs/c-api.md §LocalQueue JSON). */
+QM_C_EXPORT qm_status qm_engine_local_queue_json(qm_engine* engine, const char* namespace_name,
+                                                 const char* name, char** json);
+/** Every workload, ClusterQueue, (since API version 3) cohort and (since API version 5) LocalQueue
+ * name: {"workloads": [...], "clusterQueues": [...], "cohorts": [...], "localQueues": ["ns/name"]}. */
 QM_C_EXPORT qm_status qm_engine_list_json(qm_engine* engine, char** json);
 /** Why a workload is where it is (what `qm explain -o json` prints; with a `preemptions` section
  * once it was preempted or preempted another). */

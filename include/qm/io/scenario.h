@@ -199,6 +199,20 @@ struct Expectations {
     std::optional<Time> at;
   };
   std::map<std::string, ExpectedRequeueState> requeue_states;
+  /// `localQueues:` LocalQueue "ns/name" → Kueue's LocalQueue status (docs/semantics.md §1.5.1).
+  /// Only the listed queues, and in them only the fields written, are compared. The flavor lists
+  /// are compared exactly, in Kueue's order, zero amounts included.
+  struct ExpectedLocalQueue {
+    std::optional<bool> active;
+    std::optional<std::string> reason;
+    std::optional<std::string> message;
+    std::optional<int32_t> pending_workloads;
+    std::optional<int32_t> reserving_workloads;
+    std::optional<int32_t> admitted_workloads;
+    std::optional<std::vector<LocalQueueFlavorTotals>> flavors_reservation;
+    std::optional<std::vector<LocalQueueFlavorTotals>> flavors_usage;
+  };
+  std::map<std::string, ExpectedLocalQueue> local_queues;
   /// ClusterQueue → flavor → resource → amount in base units; zero amounts are dropped.
   std::optional<std::map<std::string, std::map<std::string, std::map<std::string, int64_t>>>> usage;
   /// `borrowed:` (ours) the part of `usage` above nominal, Kueue's `flavorsUsage[].borrowed`; same

@@ -283,6 +283,37 @@ struct ClusterQueueStatus {
   int64_t weighted_share = 0;
 };
 
+/// One flavor's totals in a LocalQueue status (Kueue `LocalQueueFlavorUsage`): every resource the
+/// ClusterQueue's resource group covers for that flavor, sorted by resource name.
+struct LocalQueueFlavorTotals {
+  std::string flavor;
+  std::vector<std::pair<std::string, int64_t>> resources;  ///< resource → amount in base units
+};
+
+/// A read-only view of one LocalQueue: Kueue's `LocalQueueStatus` as its LocalQueue controller
+/// would have settled it (docs/semantics.md §1.5.1).
+struct LocalQueueStatus {
+  std::string namespace_;
+  std::string name;
+  std::string cluster_queue;  ///< spec.clusterQueue
+  /// The `Active` condition: status, reason (`Ready`, `Stopped`, `ClusterQueueIsInactive`,
+  /// `ClusterQueueDoesNotExist`) and message.
+  bool active = false;
+  std::string reason;
+  std::string message;
+  /// Pending workloads that name this LocalQueue (0 while it is stopped, as Kueue reports).
+  int32_t pending_workloads = 0;
+  /// Workloads of this LocalQueue holding quota in its ClusterQueue, evicting ones included.
+  int32_t reserving_workloads = 0;
+  /// The admitted subset of `reserving_workloads`. The engine models no admission checks, so the
+  /// two are equal, as are the two flavor lists below.
+  int32_t admitted_workloads = 0;
+  /// Per flavor of the ClusterQueue (resource-group then flavor order), the quota those workloads
+  /// hold; empty when the ClusterQueue does not exist.
+  std::vector<LocalQueueFlavorTotals> flavors_reservation;
+  std::vector<LocalQueueFlavorTotals> flavors_usage;
+};
+
 /// A read-only view of one Cohort (explicit or implicit).
 struct CohortStatus {
   std::string name;

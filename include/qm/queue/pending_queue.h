@@ -74,6 +74,7 @@ inline PendingKey PendingKeyOf(const ClusterState& s, WorkloadId id) {
 }
 
 inline uint64_t UnqueuedKey(const WorkloadRecord& w, WorkloadId id) { return (w.seq << 32) | id.value; }
+inline WorkloadId UnqueuedId(uint64_t key) { return WorkloadId(static_cast<uint32_t>(key & 0xffffffffu)); }
 
 /// Takes a pending workload out of wherever it waits.
 inline void RemoveFromQueues(ClusterState& s, WorkloadId id) {
@@ -252,7 +253,7 @@ inline void RequestFlush(ClusterState& s, ClusterQueueId cq_id) {
 inline void RetryUnqueued(ClusterState& s) {
   if (s.unqueued.empty()) return;
   std::vector<WorkloadId> ids;
-  for (uint64_t k : s.unqueued) ids.push_back(WorkloadId(static_cast<uint32_t>(k & 0xffffffffu)));
+  for (uint64_t k : s.unqueued) ids.push_back(UnqueuedId(k));
   for (WorkloadId id : ids) {
     std::string why;
     const char* why_reason = reason::kInadmissible;

@@ -49,6 +49,7 @@ std::string WriteManifest(std::span<const ObjectSpec> objects,
 /// creation time, `status.admission` for one that holds quota, and Kueue's conditions —
 /// `QuotaReserved`/`Admitted` True for admitted ones, `QuotaReserved` False with the pending
 /// reason and message for pending ones, and `Evicted`/`Preempted` for ones being evicted.
+/// Every LocalQueue the engine knows gets Kueue's LocalQueue status (docs/semantics.md §1.5.1).
 /// Workloads the engine no longer knows (deleted) are left out; objects of other kinds are written
 /// as given (the engine keeps no copy of them).
 std::string WriteEngineState(const Engine& engine, std::span<const ObjectSpec> objects);
