@@ -104,10 +104,10 @@ Trace TraceFromPerfConfig(const PerfConfig& config) {
   return trace;
 }
 
-absl::StatusOr<Trace> ReadTraceOrPerfConfigFile(const std::string& path) {
+absl::StatusOr<Trace> ReadTraceOrPerfConfigFile(const std::string& path, const TraceReadOptions& options) {
   absl::StatusOr<std::string> text = qm::internal::ReadTextFile(path);
   if (!text.ok()) return text.status();
-  if (!LooksLikePerfConfig(*text)) return ReadTraceString(*text, path);
+  if (!LooksLikePerfConfig(*text)) return ReadTraceString(*text, path, options);
   absl::StatusOr<PerfConfig> config = ParsePerfConfig(*text, path);
   if (!config.ok()) return config.status();
   // Checked before converting: a few lines of YAML can ask for billions of workloads.

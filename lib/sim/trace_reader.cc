@@ -54,9 +54,18 @@ struct ParsedPodSet {
   std::vector<std::pair<std::string_view, int64_t>> requests;
 };
 
-// Parses a pod-set list into `out`; on error returns the message (without the column).
-std::string ParsePodSetList(std::string_view text, std::vector<ParsedPodSet>* out) {
+// Kubernetes' extended resources (a domain-qualified name outside kubernetes.io, e.g.
+// nvidia.com/gpu) take whole quantities only; native ones (cpu, memory, ...) take fractions.
+bool IsExtendedResource(std::string_view resource) {
+  return resource.find('/') != std::string_view::npos && resource.find("kubernetes.io/") == std::string_view::npos;
+}
+
+// Parses a pod-set list into `out`; on error returns the message (without the column). A
+// fractional amount of an extended resource is an error, or with `round_up` is rounded up and
+// sets `*rounded`.
+std::string ParsePodSetList(std::string_view text, bool round_up, std::vector<ParsedPodSet>* out, bool* rounded) {
   out->clear();
+  *rounded = false;
   const std::string syntax = fmt::format(
       "{} is not a pod-set list: expected [name:]<count>x{{<resource>=<quantity>;...}} joined by '+', "
       "e.g. 8x{{nvidia.com/gpu=1;cpu=4}}",
@@ -128,6 +137,16 @@ std::string ParsePodSetList(std::string_view text, std::vector<ParsedPodSet>* ou
         absl::StatusOr<int64_t> amount = ParseQuantity(qtext, UnitForResource(resource));
         if (!amount.ok()) return fmt::format("{}: {}: {}", label, resource, std::string(amount.status().message()));
         if (*amount < 0) return fmt::format("{}: {}: {} must not be negative", label, resource, QuoteValue(qtext));
+        if (IsExtendedResource(resource)) {
+          const absl::StatusOr<int64_t> milli = ParseQuantity(qtext, Unit::kMilli);
+          if (milli.ok() && *milli % 1000 != 0) {
+            if (!round_up)
+              return fmt::format("{}: {}: {} is not a whole number; Kubernetes takes whole quantities of extended "
+                                 "resources (--round-fractional up rounds it up)",
+                                 label, resource, QuoteValue(qtext));
+            *rounded = true;
+          }
+        }
         for (const auto& [r, a] : ps.requests)
           if (r == resource) return fmt::format("{}: resource {} appears twice", label, QuoteValue(resource));
         if (ps.requests.size() == kMaxTraceRequests)
@@ -172,8 +191,8 @@ bool ParseInt32(std::string_view text, int32_t* out) {
 
 class Reader {
  public:
-  Reader(std::string_view csv, std::string_view source)
-      : csv_(csv), records_(csv), builder_(&trace_), names_seen_(0, NameHash{this}, NameEq{this}) {
+  Reader(std::string_view csv, std::string_view source, const TraceReadOptions& options)
+      : options_(options), csv_(csv), records_(csv), builder_(&trace_), names_seen_(0, NameHash{this}, NameEq{this}) {
     trace_.source = std::string(source);
   }
 
@@ -349,12 +368,15 @@ class Reader {
     shape_key_.push_back('\0');
     shape_key_.append(min_text);
     if (auto it = shape_cache_.find(shape_key_); it != shape_cache_.end()) {
-      job->first_pod_set = it->second.first;
-      job->pod_set_count = it->second.second;
+      job->first_pod_set = it->second.first_pod_set;
+      job->pod_set_count = it->second.pod_set_count;
+      trace_.rounded_jobs += it->second.rounded ? 1 : 0;
       return absl::OkStatus();
     }
     if (text.empty()) return Error("pod_sets", "missing: a job needs at least one pod set");
-    if (std::string message = ParsePodSetList(text, &parsed_); !message.empty()) return Error("pod_sets", message);
+    bool rounded = false;
+    if (std::string message = ParsePodSetList(text, options_.round_fractional_up, &parsed_, &rounded); !message.empty())
+      return Error("pod_sets", message);
     std::vector<int32_t> min_counts(parsed_.size(), 0);
     if (!min_text.empty()) {
       const size_t entries = static_cast<size_t>(std::count(min_text.begin(), min_text.end(), '+')) + 1;
@@ -405,8 +427,9 @@ class Reader {
                        fmt::format("pod set name {} appears twice", QuoteValue(trace_.str(pod_sets_[a].name))));
     job->first_pod_set = builder_.AddPodSets(pod_sets_);
     job->pod_set_count = static_cast<uint32_t>(pod_sets_.size());
+    trace_.rounded_jobs += rounded ? 1 : 0;
     if (shape_cache_.size() < kShapeCacheLimit)
-      shape_cache_.emplace(shape_key_, std::make_pair(job->first_pod_set, job->pod_set_count));
+      shape_cache_.emplace(shape_key_, CachedShape{job->first_pod_set, job->pod_set_count, rounded});
     return absl::OkStatus();
   }
 
@@ -487,6 +510,7 @@ class Reader {
             std::string_view(trace_.names).substr(job.name_offset, job.name_size)};
   }
 
+  TraceReadOptions options_;
   std::string_view csv_;
   internal::CsvRecords records_;
   Trace trace_;
@@ -500,7 +524,12 @@ class Reader {
   std::vector<ParsedPodSet> parsed_;
   std::vector<TracePodSet> pod_sets_;
   std::vector<TraceRequest> requests_;
-  absl::flat_hash_map<std::string, std::pair<uint32_t, uint32_t>> shape_cache_;
+  struct CachedShape {
+    uint32_t first_pod_set = 0;
+    uint32_t pod_set_count = 0;
+    bool rounded = false;  // a fractional extended resource was rounded up
+  };
+  absl::flat_hash_map<std::string, CachedShape> shape_cache_;
   // Effective namespaces, numbered in first-seen order.
   absl::flat_hash_map<std::string, uint32_t> effective_namespaces_;
   std::vector<std::string> namespace_names_;
@@ -513,15 +542,16 @@ class Reader {
 
 }  // namespace
 
-absl::StatusOr<Trace> ReadTraceString(std::string_view csv, std::string_view source_name) {
-  Reader reader(csv, source_name);
+absl::StatusOr<Trace> ReadTraceString(std::string_view csv, std::string_view source_name,
+                                      const TraceReadOptions& options) {
+  Reader reader(csv, source_name, options);
   return reader.Read();
 }
 
-absl::StatusOr<Trace> ReadTraceFile(const std::string& path) {
+absl::StatusOr<Trace> ReadTraceFile(const std::string& path, const TraceReadOptions& options) {
   absl::StatusOr<std::string> text = qm::internal::ReadTextFile(path);
   if (!text.ok()) return text.status();
-  return ReadTraceString(*text, path);
+  return ReadTraceString(*text, path, options);
 }
 
 }  // namespace qm::sim

@@ -56,6 +56,13 @@ std::vector<std::string> DescribeAll(const Trace& t) {
   return out;
 }
 
+// `n` unnamed pod sets of one pod each, joined by '+'.
+std::string PodSets(int n) {
+  std::string out;
+  for (int i = 0; i < n; ++i) out += (i ? "+" : "") + std::string("1x{cpu=1}");
+  return out;
+}
+
 constexpr const char* kHeader = "submit,namespace,team,queue,priority_class,priority,pod_sets,min_count,duration,name\n";
 
 TEST_CASE("ParseTraceTime: seconds or units, exact to the microsecond", "[sim][trace]") {
@@ -285,7 +292,7 @@ TEST_CASE("ReadTraceString: every error names file, line and column", "[sim][tra
       {h + "0,a,1x{-gpu=1},1\n", "t.csv:2: pod_sets: pod set 1: resource \"-gpu\" must start and end with a letter or digit"},
       {h + "0,a,w:1x{cpu=1}+w:1x{cpu=1},1\n", "t.csv:2: pod_sets: pod set name \"w\" appears twice"},
       {h + "0,a,ps1:1x{cpu=1}+1x{cpu=1},1\n", "t.csv:2: pod_sets: pod set name \"ps1\" appears twice"},
-      {h + "0,a,1x{}+1x{}+1x{}+1x{}+1x{}+1x{}+1x{}+1x{}+1x{},1\n", "t.csv:2: pod_sets: more than 8 pod sets"},
+      {h + "0,a," + PodSets(19) + ",1\n", "t.csv:2: pod_sets: more than 18 pod sets"},
       // min_count.
       {hm + "0,a,4x{cpu=1},5,1\n", "t.csv:2: min_count: \"5\" is outside 1..4 (pod set 1 has 4 pods)"},
       {hm + "0,a,4x{cpu=1},0,1\n", "t.csv:2: min_count: \"0\" is outside 1..4 (pod set 1 has 4 pods)"},
@@ -339,6 +346,36 @@ TEST_CASE("ReadTraceString: pod sets, names and shared storage", "[sim][trace]")
     CHECK(t->requests.size() == 3);  // {cpu=1} shared by ps0 and ps1, {cpu, memory}
     CHECK(Describe(*t, t->jobs[999]) == "999 1 ns=a team= q= class= prio=- name=job-1000 [main 4 min 0 cpu=1000 memory=1073741824]");
   }
+}
+
+TEST_CASE("ReadTraceString: up to 18 pod sets, Kueue's limit", "[sim][trace]") {
+  absl::StatusOr<Trace> t = ReadTraceString("submit,namespace,pod_sets,duration\n0,a," + PodSets(18) + ",1\n", "t.csv");
+  REQUIRE(t.ok());
+  CHECK(t->jobs[0].pod_set_count == 18);
+}
+
+TEST_CASE("ReadTraceString: fractional extended resources are an error unless rounded up", "[sim][trace]") {
+  const std::string csv =
+      "submit,namespace,pod_sets,duration\n"
+      "0,a,1x{nvidia.com/gpu=0.46;cpu=0.5;memory=1.5}+2x{nvidia.com/gpu=2},1\n"  // line 2: rounded
+      "1,a,1x{nvidia.com/gpu=0.46;cpu=0.5;memory=1.5}+2x{nvidia.com/gpu=2},1\n"  // the same shape (cached)
+      "2,a,1x{example.com/fpga=1500m;kubernetes.io/batch=0.5},1\n"                // line 4: rounded
+      "3,a,1x{nvidia.com/gpu=2000m;cpu=0.25;memory=0.5},1\n";                     // whole GPUs: not rounded
+  CHECK(ErrorOf(csv) ==
+        "t.csv:2: pod_sets: pod set 1: nvidia.com/gpu: \"0.46\" is not a whole number; Kubernetes takes whole "
+        "quantities of extended resources (--round-fractional up rounds it up)");
+  // Native resources keep their fractions (cpu in millicores; memory rounds up to whole bytes).
+  CHECK(ErrorOf("submit,namespace,pod_sets,duration\n0,a,1x{cpu=0.5;memory=1.5;kubernetes.io/x=0.5},1\n").empty());
+  TraceReadOptions round;
+  round.round_fractional_up = true;
+  absl::StatusOr<Trace> t = ReadTraceString(csv, "t.csv", round);
+  REQUIRE(t.ok());
+  CHECK(t->rounded_jobs == 3);
+  CHECK(Describe(*t, t->jobs[0]) ==
+        "0 1 ns=a team= q= class= prio=- name=job-1 [ps0 1 min 0 cpu=500 memory=2 nvidia.com/gpu=1] "
+        "[ps1 2 min 0 nvidia.com/gpu=2]");
+  CHECK(Describe(*t, t->jobs[2]) ==
+        "2 1 ns=a team= q= class= prio=- name=job-3 [main 1 min 0 example.com/fpga=2 kubernetes.io/batch=1]");
 }
 
 TEST_CASE("WriteTrace: canonical text that reads back equal", "[sim][trace]") {

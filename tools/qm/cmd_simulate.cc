@@ -25,7 +25,8 @@ namespace {
 constexpr OptionSpec kOptions[] = {{"trace", true},         {"faults", true},         {"output", true},
                                    {"report", true},        {"compare", false},       {"buckets", true},
                                    {"horizon", true},       {"eviction-delay", true}, {"stall-window", true},
-                                   {"checkpoint-interval", true}, {"pod-startup", true}, {"quiet", false}};
+                                   {"checkpoint-interval", true}, {"pod-startup", true}, {"quiet", false},
+                                   {"round-fractional", true}};
 
 // Exit status of a run stopped as a livelock (any run, with --compare); its output is complete.
 constexpr int kLivelockStatus = 3;
@@ -151,7 +152,12 @@ int RunSimulate(std::span<const std::string> argv) {
                                   *args->Value("pod-startup")));
   }
 
-  absl::StatusOr<sim::Trace> trace = sim::ReadTraceOrPerfConfigFile(*trace_path);
+  sim::TraceReadOptions read;
+  if (const auto round = args->Value("round-fractional")) {
+    if (*round != "up") return UsageError(kSimulateCommand, "--round-fractional takes only \"up\"");
+    read.round_fractional_up = true;
+  }
+  absl::StatusOr<sim::Trace> trace = sim::ReadTraceOrPerfConfigFile(*trace_path, read);
   if (!trace.ok()) {
     std::cerr << trace.status().message() << "\n";
     return 2;
@@ -231,7 +237,8 @@ const Command kSimulateCommand = {
     R"(Usage: qm simulate CLUSTER --trace TRACE [--faults FILE] [--output text|json]
                    [--report FILE.html] [--buckets N] [--horizon DURATION]
                    [--eviction-delay DURATION] [--stall-window DURATION]
-                   [--checkpoint-interval DURATION] [--pod-startup SPEC] [--quiet]
+                   [--checkpoint-interval DURATION] [--pod-startup SPEC]
+                   [--round-fractional up] [--quiet]
        qm simulate --compare CLUSTER_A CLUSTER_B ... --trace TRACE [options]
 
 Runs the jobs of TRACE on the cluster in virtual time, through the same engine a
@@ -289,6 +296,10 @@ Options:
                       its flavors; its run time starts then. With waitForPodsReady
                       the engine is told when pods are ready, so a slow start or
                       a job that cannot be placed times out (PodsReadyTimeout)
+  --round-fractional up
+                      round fractional extended resources (nvidia.com/gpu=0.5)
+                      in TRACE up to whole units; without it they are an error,
+                      as Kubernetes rejects them. The summary counts such jobs.
   --quiet             no progress line (it is shown only on a terminal anyway)
 
 Durations: seconds (90), numbers with units d, h, m, s, ms (1d12h, 2.5h, 30m),

@@ -29,7 +29,7 @@ constexpr OptionSpec kGenerateOptions[] = {
     {"arrivals-per-hour", true}, {"diurnal", true},   {"max-gpus", true},        {"size-alpha", true},
     {"gpus-per-pod", true}, {"median-duration", true}, {"min-duration", true},   {"max-duration", true},
     {"duration-sigma", true}, {"priority-mix", true}, {"output", true}};
-constexpr OptionSpec kStatsOptions[] = {{"output", true}};
+constexpr OptionSpec kStatsOptions[] = {{"output", true}, {"round-fractional", true}};
 
 bool ParseInt(const std::string& text, int64_t* out) {
   if (text.empty()) return false;
@@ -181,7 +181,12 @@ int Stats(std::span<const std::string> argv) {
     return 0;
   }
   if (args->positional.size() != 1) return UsageError(kTraceCommand, "stats takes one trace file");
-  absl::StatusOr<sim::Trace> trace = sim::ReadTraceOrPerfConfigFile(args->positional[0]);
+  sim::TraceReadOptions read;
+  if (const auto round = args->Value("round-fractional")) {
+    if (*round != "up") return UsageError(kTraceCommand, "--round-fractional takes only \"up\"");
+    read.round_fractional_up = true;
+  }
+  absl::StatusOr<sim::Trace> trace = sim::ReadTraceOrPerfConfigFile(args->positional[0], read);
   if (!trace.ok()) {
     std::cerr << "qm trace: " << trace.status().message() << "\n";
     return 2;
@@ -207,6 +212,7 @@ int Stats(std::span<const std::string> argv) {
     }
   }
   std::string out = fmt::format("file: {}\njobs: {}\npods: {}\n", t.source, t.jobs.size(), pods);
+  if (read.round_fractional_up) out += fmt::format("jobs with fractional extended resources rounded up: {}\n", t.rounded_jobs);
   if (!t.jobs.empty()) {
     std::sort(durations.begin(), durations.end());
     out += fmt::format("submit: {{first: {}, last: {}}}\n", FormatGoDuration(t.jobs.front().submit),
@@ -244,7 +250,7 @@ const Command kTraceCommand = {
     "trace",
     "Generate a synthetic workload trace, or summarise one",
     R"(Usage: qm trace generate [options] [--output FILE]
-       qm trace stats FILE
+       qm trace stats FILE [--round-fractional up]
 
 Workload traces are what `qm simulate` replays: one job per CSV row, with its submit
 time, namespace or HyperPod team, queue, priority, pod sets and run time
@@ -257,7 +263,9 @@ generate  writes a synthetic trace (CSV) to stdout or FILE. The same options giv
 stats     checks a trace, or a Kueue performance generator configuration (detected by
           content, converted as `qm perf` creates its workloads), and prints its jobs,
           pods, time span, jobs per owner, queue and priority class, and the resource-
-          hours requested. Errors name the file, line and column.
+          hours requested. Errors name the file, line and column. A fractional
+          extended resource (nvidia.com/gpu=0.5) is an error, as in Kubernetes;
+          --round-fractional up rounds it up and counts the jobs rounded.
 
 Options of generate (defaults in brackets):
   --seed N                 random seed [1]

@@ -96,6 +96,9 @@ class Trace {
   /// The `pod_startup` column, indexed by `row − 1`: negative = not given (the simulator's per-flavor
   /// start-up applies), else the job's pod start-up time. Empty when no row gives one.
   std::vector<Duration> pod_startups;
+  /// Jobs with a fractional amount of an extended resource (`nvidia.com/gpu=0.5`) that the reader
+  /// rounded up, as `TraceReadOptions::round_fractional_up` allows.
+  int64_t rounded_jobs = 0;
 
   Trace();
   /// The id of `s`, adding it when new.
@@ -131,7 +134,7 @@ class Trace {
 /// Limits that keep huge values from hanging a run or overflowing the compact arrays.
 inline constexpr Duration kMaxTraceTime = Duration::Seconds(int64_t{36500} * 86400);  ///< 100 years
 inline constexpr int32_t kMaxTracePodCount = 1'000'000;  ///< pods per pod set
-inline constexpr size_t kMaxTracePodSets = 8;            ///< pod sets per job (Kueue's limit)
+inline constexpr size_t kMaxTracePodSets = 18;           ///< pod sets per job (Kueue's MaxItems)
 inline constexpr size_t kMaxTraceRequests = 64;          ///< resources per pod set
 inline constexpr int64_t kMaxTraceJobs = 100'000'000;    ///< jobs per trace
 inline constexpr size_t kMaxTraceValueSize = 4096;       ///< bytes per CSV value
@@ -150,13 +153,22 @@ absl::StatusOr<Duration> ParseDurationText(std::string_view text);
 /// `1.5`, `0.000001`); `ParseTraceTime` reads it back exactly.
 std::string FormatTraceTime(Duration d);
 
+/// How a CSV trace is read.
+struct TraceReadOptions {
+  /// Kubernetes takes only whole quantities of extended resources (`nvidia.com/gpu`), so a
+  /// fractional one is an error; with this set it is rounded up instead and the job counted in
+  /// `Trace::rounded_jobs` (`--round-fractional up`).
+  bool round_fractional_up = false;
+};
+
 /// Reads a CSV trace. InvalidArgument with `file:line: column: message` on bad content, NotFound
 /// when the file cannot be read. Limits: the `kMaxTrace*` constants above.
-absl::StatusOr<Trace> ReadTraceFile(const std::string& path);
-absl::StatusOr<Trace> ReadTraceString(std::string_view csv, std::string_view source_name);
+absl::StatusOr<Trace> ReadTraceFile(const std::string& path, const TraceReadOptions& options = {});
+absl::StatusOr<Trace> ReadTraceString(std::string_view csv, std::string_view source_name,
+                                      const TraceReadOptions& options = {});
 /// Reads a trace file, or a Kueue performance generator configuration (detected by content: a YAML
 /// document with `workloadsSets`/`queuesSets`) converted by `TraceFromPerfConfig`.
-absl::StatusOr<Trace> ReadTraceOrPerfConfigFile(const std::string& path);
+absl::StatusOr<Trace> ReadTraceOrPerfConfigFile(const std::string& path, const TraceReadOptions& options = {});
 
 /// The CSV text of `trace` (every column, header first); `ReadTraceString` reads it back equal.
 std::string WriteTrace(const Trace& trace);
