@@ -7,13 +7,6 @@
 namespace qm::sim::internal {
 namespace {
 
-uint64_t SplitMix64(uint64_t& state) {
-  uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
 uint64_t Rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
 // ln 2 split so that k·kLn2Hi is exact for the k PortableExp meets (Cody and Waite).
@@ -25,8 +18,8 @@ constexpr double kHalfPi = 1.5707963267948966192;
 }  // namespace
 
 Random::Random(uint64_t seed) {
-  uint64_t state = seed;
-  for (uint64_t& s : s_) s = SplitMix64(state);
+  SplitMix64 mix(seed);
+  for (uint64_t& s : s_) s = mix.Next();
 }
 
 uint64_t Random::Next() {

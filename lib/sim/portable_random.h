@@ -1,4 +1,4 @@
-// A seeded random source and the few distributions the trace generator needs, written out so the
+// Seeded random sources and the few distributions the trace generator needs, written out so the
 // same seed gives the same numbers with every compiler and standard library (<random>'s
 // distributions are implementation-defined, and libm's exp/log/sin may differ in the last bit
 // between C libraries). Private to lib/sim.
@@ -12,6 +12,24 @@
 #include <cstdint>
 
 namespace qm::sim::internal {
+
+/// SplitMix64 (Steele, Lea and Flood): a 64-bit state and a fixed, documented output. It seeds
+/// `Random`, and draws the simulator's random node failures (simulation_faults.cc).
+class SplitMix64 {
+ public:
+  explicit SplitMix64(uint64_t seed) : state_(seed) {}
+  uint64_t Next() {
+    uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  /// Uniform in (0, 1].
+  double Open01() { return (static_cast<double>(Next() >> 11) + 1.0) * 0x1.0p-53; }
+
+ private:
+  uint64_t state_;
+};
 
 /// xoshiro256** (Blackman and Vigna), seeded through SplitMix64 as its authors recommend.
 class Random {
