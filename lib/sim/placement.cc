@@ -169,11 +169,24 @@ struct NodePool::Impl {
   }
 
   // Places up to `count` pods first-fit on the set's up candidates; returns how many went.
-  int32_t Pack(const FlavorSet& set, int32_t pod_set, int32_t count,
+  // Whether `node` satisfies the pods' own node selector and affinity.
+  bool Accepts(int32_t node, const PodSetDemand& d) const {
+    const Labels& labels = nodes[static_cast<size_t>(node)].labels;
+    if (d.node_selector != nullptr)
+      for (const auto& [key, value] : *d.node_selector) {
+        const std::string* have = FindLabel(labels, key);
+        if (have == nullptr || *have != value) return false;
+      }
+    return d.node_affinity == nullptr || MatchesAnyTerm(*d.node_affinity, labels);
+  }
+
+  int32_t Pack(const FlavorSet& set, const PodSetDemand& d, int32_t pod_set, int32_t count,
                std::span<const std::pair<int32_t, int64_t>> requests, Placement* out) {
+    const bool constrained = d.node_selector != nullptr || d.node_affinity != nullptr;
     int32_t remaining = count;
     for (int32_t node : set.nodes) {
       if (!up[static_cast<size_t>(node)]) continue;
+      if (constrained && !Accepts(node, d)) continue;
       // How many pods fit: the minimum over requests of free / request. Comparing before
       // dividing keeps full nodes (the common case in a busy cluster) at one compare each.
       int64_t fit = remaining;
@@ -391,13 +404,13 @@ bool NodePool::TryPlace(std::span<const PodSetDemand> demand, Placement* out) {
     if (requests.empty()) {
       // Nothing node-limited: the whole pod set goes to the first up candidate.
       for (int32_t node : set.nodes) {
-        if (!p.up[static_cast<size_t>(node)]) continue;
+        if (!p.up[static_cast<size_t>(node)] || !p.Accepts(node, d)) continue;
         out->slots.push_back({.node = node, .pod_set = static_cast<int32_t>(i), .pods = d.count});
         placed = d.count;
         break;
       }
     } else {
-      placed = p.Pack(set, static_cast<int32_t>(i), d.count, requests, out);
+      placed = p.Pack(set, d, static_cast<int32_t>(i), d.count, requests, out);
     }
     if (placed < need) return fail();
     out->placed[i] = placed;

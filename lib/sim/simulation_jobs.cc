@@ -156,6 +156,7 @@ absl::Status Simulation::SubmitJob(uint32_t index) {
   spec_.priority = tj.priority;
   spec_.creation_time = kEpoch + Duration{now_};
   const auto pod_sets = trace_.PodSetsOf(tj);
+  const TraceNodeConstraints* constraints = trace_.NodeConstraintsOf(tj);
   spec_.pod_sets.resize(pod_sets.size());
   for (size_t p = 0; p < pod_sets.size(); ++p) {
     const TracePodSet& ps = pod_sets[p];
@@ -165,6 +166,15 @@ absl::Status Simulation::SubmitJob(uint32_t index) {
     out.min_count = ps.min_count > 0 ? std::optional<int32_t>(ps.min_count) : std::nullopt;
     out.requests.clear();
     for (const TraceRequest& r : trace_.RequestsOf(ps)) out.requests.emplace_back(trace_.str(r.resource), r.amount);
+    // The job's node constraints reach the engine's flavor assignment as a pod template's would.
+    out.node_selector.clear();
+    out.required_node_affinity.reset();
+    out.tolerations.clear();
+    if (constraints != nullptr) {
+      out.node_selector = constraints->node_selector;
+      if (!constraints->node_affinity.empty()) out.required_node_affinity = constraints->node_affinity;
+      out.tolerations = constraints->tolerations;
+    }
   }
   absl::StatusOr<WorkloadHandle> handle = engine_.Submit(spec_);
   if (!handle.ok()) {

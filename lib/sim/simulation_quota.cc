@@ -27,6 +27,8 @@ void Simulation::Admitted(uint32_t j, const Event& e) {
   Holding& h = holdings_[job.holding];
   h.admitted_us = now_;
   const auto pod_sets = trace_.PodSetsOf(tj);
+  // The trace outlives every holding, so the demand may point into its node constraints.
+  const TraceNodeConstraints* constraints = trace_.NodeConstraintsOf(tj);
   h.demand.resize(e.pod_sets.size());
   h.pod_amounts.resize(e.pod_sets.size());
   for (size_t i = 0; i < e.pod_sets.size(); ++i) {
@@ -37,6 +39,8 @@ void Simulation::Admitted(uint32_t j, const Event& e) {
     d.min_count = ps.min_count > 0 ? std::min(ps.min_count, aps.count) : aps.count;
     d.flavors.clear();
     d.requests.clear();
+    d.node_selector = constraints != nullptr && !constraints->node_selector.empty() ? &constraints->node_selector : nullptr;
+    d.node_affinity = constraints != nullptr && !constraints->node_affinity.empty() ? &constraints->node_affinity : nullptr;
     h.pod_amounts[i].clear();
     for (const TraceRequest& r : trace_.RequestsOf(ps)) {
       const uint32_t res = resource_of_string_[r.resource];

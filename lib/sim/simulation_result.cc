@@ -178,6 +178,7 @@ SimulationResult Simulation::Result() {
     for (GroupSummary& row : rows) r.groups.push_back(std::move(row));
   }
   r.totals = std::move(totals);
+  r.rounded_jobs = trace_.rounded_jobs;
   r.gpu_hours_completed = completed_gpu_us_ / kUsPerHour;
   for (const ResourceHours& h : r.totals) {
     if (IsAcceleratorResource(h.resource)) r.gpu_hours_lost += h.goodput_lost;

@@ -56,6 +56,9 @@ Table Overview(const SimulationResult& r) {
       {"stall window (h)", Hours(r.stall_window_s / 3600.0)},
       {"livelock (run stopped: no progress)", r.livelock.detected ? "yes" : "no"},
   };
+  // Only when --round-fractional up changed something, so other runs keep their bytes.
+  if (r.rounded_jobs > 0)
+    t.rows.insert(t.rows.begin() + 1, {"  of which with fractional GPUs rounded up", Count(r.rounded_jobs)});
   return t;
 }
 

@@ -12,6 +12,7 @@
 #include "absl/status/status.h"
 #include "fmt/format.h"
 #include "qm/core/quantity_text.h"
+#include "sim/trace_constraints.h"
 #include "qm/sim/trace.h"
 #include "sim/csv_records.h"
 #include "sim/trace_builder.h"
@@ -37,11 +38,14 @@ enum Column : int {
   kName,
   kCheckpointInterval,
   kPodStartup,
+  kNodeSelector,
+  kNodeAffinity,
+  kTolerations,
   kColumnCount
 };
 constexpr std::array<std::string_view, kColumnCount> kColumnNames = {
     "submit", "namespace", "team", "queue", "priority_class", "priority", "pod_sets", "min_count", "duration", "name",
-    "checkpoint_interval", "pod_startup"};
+    "checkpoint_interval", "pod_startup", "node_selector", "node_affinity", "tolerations"};
 
 // Distinct pod-set cells remembered; past this, new shapes are parsed every time (a trace of all
 // different shapes must not grow the cache without bound).
@@ -320,6 +324,7 @@ class Reader {
       trace_.pod_startups.push_back(startup);
     }
 
+    if (absl::Status st = NodeConstraints(job.row); !st.ok()) return st;
     if (absl::Status st = Owner(&job); !st.ok()) return st;
     if (absl::Status st = OptionalName(kQueue, &job.queue); !st.ok()) return st;
     if (absl::Status st = OptionalName(kPriorityClass, &job.priority_class); !st.ok()) return st;
@@ -347,6 +352,41 @@ class Reader {
       if (std::string p = NameProblem(team, internal::kMaxTeamSize); !p.empty())
         return Error("team", QuoteValue(team) + " " + p);
       job->team = trace_.Intern(team);
+    }
+    return absl::OkStatus();
+  }
+
+  // The node-constraint columns: each distinct combination is parsed and stored once.
+  absl::Status NodeConstraints(int64_t row) {
+    if (index_[kNodeSelector] < 0 && index_[kNodeAffinity] < 0 && index_[kTolerations] < 0) return absl::OkStatus();
+    const std::string_view selector = Cell(kNodeSelector), affinity = Cell(kNodeAffinity),
+                           tolerations = Cell(kTolerations);
+    uint32_t index = 0;
+    if (!selector.empty() || !affinity.empty() || !tolerations.empty()) {
+      constraint_key_.assign(selector).append(1, '\0').append(affinity).append(1, '\0').append(tolerations);
+      if (auto it = constraint_cache_.find(constraint_key_); it != constraint_cache_.end()) {
+        index = it->second;
+      } else {
+        TraceNodeConstraints c;
+        if (!selector.empty())
+          if (std::string p = internal::ParseNodeSelector(selector, &c.node_selector); !p.empty())
+            return Error("node_selector", p);
+        if (!affinity.empty())
+          if (std::string p = internal::ParseNodeAffinity(affinity, &c.node_affinity); !p.empty())
+            return Error("node_affinity", p);
+        if (!tolerations.empty())
+          if (std::string p = internal::ParseTolerations(tolerations, &c.tolerations); !p.empty())
+            return Error("tolerations", p);
+        if (trace_.node_constraints.empty()) trace_.node_constraints.emplace_back();  // index 0: none
+        index = static_cast<uint32_t>(trace_.node_constraints.size());
+        trace_.node_constraints.push_back(std::move(c));
+        constraint_cache_.emplace(constraint_key_, index);
+      }
+    }
+    // Rows before the first constraint get 0 when it comes; a trace without any keeps no array.
+    if (index != 0 || !trace_.job_node_constraints.empty()) {
+      trace_.job_node_constraints.resize(static_cast<size_t>(row - 1), 0);  // no-op after the first
+      trace_.job_node_constraints.push_back(index);
     }
     return absl::OkStatus();
   }
@@ -530,6 +570,8 @@ class Reader {
     bool rounded = false;  // a fractional extended resource was rounded up
   };
   absl::flat_hash_map<std::string, CachedShape> shape_cache_;
+  std::string constraint_key_;
+  absl::flat_hash_map<std::string, uint32_t> constraint_cache_;  // the three cells → node_constraints index
   // Effective namespaces, numbered in first-seen order.
   absl::flat_hash_map<std::string, uint32_t> effective_namespaces_;
   std::vector<std::string> namespace_names_;

@@ -7,6 +7,7 @@
 #include "fmt/format.h"
 #include "qm/core/quantity_text.h"
 #include "qm/sim/trace.h"
+#include "sim/trace_constraints.h"
 
 namespace qm::sim {
 namespace {
@@ -61,6 +62,10 @@ std::string WriteTrace(const Trace& trace) {
                                     [](Duration d) { return d.us >= 0; });
   if (checkpoints) out += ",checkpoint_interval";
   if (startups) out += ",pod_startup";
+  // Likewise the node constraints, all three columns when any job has one.
+  const bool constraints = std::any_of(trace.job_node_constraints.begin(), trace.job_node_constraints.end(),
+                                       [](uint32_t c) { return c != 0; });
+  if (constraints) out += ",node_selector,node_affinity,tolerations";
   out += "\n";
   out.reserve(out.size() + trace.jobs.size() * 96);
   std::string cell;
@@ -109,6 +114,15 @@ std::string WriteTrace(const Trace& trace) {
     if (startups) {
       out.push_back(',');
       if (const std::optional<Duration> d = trace.PodStartupOf(job)) out += FormatTraceTime(*d);
+    }
+    if (constraints) {
+      const TraceNodeConstraints* c = trace.NodeConstraintsOf(job);
+      out.push_back(',');
+      if (c != nullptr) AppendValue(out, internal::FormatNodeSelector(c->node_selector));
+      out.push_back(',');
+      if (c != nullptr) AppendValue(out, internal::FormatNodeAffinity(c->node_affinity));
+      out.push_back(',');
+      if (c != nullptr) AppendValue(out, internal::FormatTolerations(c->tolerations));
     }
     out.push_back('\n');
   }

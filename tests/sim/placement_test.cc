@@ -77,6 +77,41 @@ NodePool TwoGpuNodes() {
                     {MakeFlavor("a100", {{"gpu", "a100"}})});
 }
 
+TEST_CASE("NodePool: the pods' node selector and affinity narrow the flavor's nodes", "[sim][placement]") {
+  // Three nodes of one flavor in two zones; gpu-1 is the only one labelled rack=r1.
+  NodePool pool = MustCreate(
+      {MakeNode("gpu-0", {{"gpu", "a100"}, {"zone", "a"}}, {{"nvidia.com/gpu", 4}}),
+       MakeNode("gpu-1", {{"gpu", "a100"}, {"zone", "b"}, {"rack", "r1"}}, {{"nvidia.com/gpu", 4}}),
+       MakeNode("gpu-2", {{"gpu", "a100"}, {"zone", "b"}}, {{"nvidia.com/gpu", 4}})},
+      {MakeFlavor("a100", {{"gpu", "a100"}})});
+  const Labels zone_b = {{"zone", "b"}};
+  const std::vector<NodeSelectorTerm> not_r1 = {
+      {{{"rack", NodeSelectorRequirement::Operator::kDoesNotExist, {}}}}};
+  Placement where;
+  SECTION("a selector skips the nodes without its labels") {
+    PodSetDemand d = Demand(pool, "a100", 2, 2, 4);
+    d.node_selector = &zone_b;
+    REQUIRE(pool.TryPlace({&d, 1}, &where));
+    CHECK(Slots(pool, where) == std::vector<std::tuple<std::string, int32_t, int32_t>>{{"gpu-1", 0, 1}, {"gpu-2", 0, 1}});
+  }
+  SECTION("selector and affinity together leave one node; a gang of two then does not fit") {
+    PodSetDemand d = Demand(pool, "a100", 2, 2, 4);
+    d.node_selector = &zone_b;
+    d.node_affinity = &not_r1;
+    CHECK_FALSE(pool.TryPlace({&d, 1}, &where));
+    d.count = d.min_count = 1;
+    REQUIRE(pool.TryPlace({&d, 1}, &where));
+    CHECK(Slots(pool, where) == std::vector<std::tuple<std::string, int32_t, int32_t>>{{"gpu-2", 0, 1}});
+  }
+  SECTION("without requests the pod set goes to the first accepted node") {
+    PodSetDemand d = Demand(pool, "a100", 3, 3, 0);
+    d.node_affinity = &not_r1;
+    d.node_selector = &zone_b;
+    REQUIRE(pool.TryPlace({&d, 1}, &where));
+    CHECK(Slots(pool, where) == std::vector<std::tuple<std::string, int32_t, int32_t>>{{"gpu-2", 0, 3}});
+  }
+}
+
 TEST_CASE("NodePool: a gang that exactly fills the nodes is placed first fit", "[sim][placement]") {
   // Setup: 2 nodes × 4 GPUs; 8 pods of 1 GPU + 1 CPU. Expect: 4 on gpu-0, then 4 on gpu-1; no GPU
   // left, 4 CPUs left on each; a ninth pod does not fit.

@@ -224,7 +224,7 @@ TEST_CASE("ReadTraceString: every error names file, line and column", "[sim][tra
       {"# only a comment\n\n", "t.csv:1: header: missing: the first line must name the columns, e.g. submit,namespace,pod_sets,duration"},
       {"submit,namespace,pod_sets,duration,gpus\n",
        "t.csv:1: \"gpus\": unknown column (known: submit, namespace, team, queue, priority_class, priority, pod_sets, "
-       "min_count, duration, name, checkpoint_interval, pod_startup)"},
+       "min_count, duration, name, checkpoint_interval, pod_startup, node_selector, node_affinity, tolerations)"},
       {"submit,namespace,pod_sets,duration,submit\n", "t.csv:1: submit: duplicate column"},
       {"submit,namespace,pod_sets\n", "t.csv:1: duration: missing column"},
       {"namespace,pod_sets,duration\n", "t.csv:1: submit: missing column"},
@@ -376,6 +376,60 @@ TEST_CASE("ReadTraceString: fractional extended resources are an error unless ro
         "[ps1 2 min 0 nvidia.com/gpu=2]");
   CHECK(Describe(*t, t->jobs[2]) ==
         "2 1 ns=a team= q= class= prio=- name=job-3 [main 1 min 0 example.com/fpga=2 kubernetes.io/batch=1]");
+}
+
+TEST_CASE("ReadTraceString: node-constraint columns, read, shared, written and read back", "[sim][trace]") {
+  const std::string csv =
+      "submit,namespace,pod_sets,duration,node_selector,node_affinity,tolerations\n"
+      "0,a,1x{cpu=1},1,,,\n"
+      "1,a,1x{cpu=1},1,zone=b ; gpu-model=V100,gpu-model In V100|P100;rack DoesNotExist || x Gt 5,"
+      "spot=true:NoSchedule;gpu:NoExecute;dedicated=ml;maintenance\n"
+      "2,a,1x{cpu=1},1,gpu-model=V100;zone=b,gpu-model In V100|P100;rack DoesNotExist || x Gt 5,"
+      "spot=true:NoSchedule;gpu:NoExecute;dedicated=ml;maintenance\n";
+  absl::StatusOr<Trace> t = ReadTraceString(csv, "t.csv");
+  REQUIRE(t.ok());
+  CHECK(t->NodeConstraintsOf(t->jobs[0]) == nullptr);
+  const TraceNodeConstraints* c = t->NodeConstraintsOf(t->jobs[1]);
+  REQUIRE(c != nullptr);
+  CHECK(c->node_selector == Labels{{"gpu-model", "V100"}, {"zone", "b"}});
+  REQUIRE(c->node_affinity.size() == 2);
+  CHECK(c->node_affinity[0].match_expressions.size() == 2);
+  CHECK(c->node_affinity[0].match_expressions[0].values == std::vector<std::string>{"V100", "P100"});
+  CHECK(c->node_affinity[1].match_expressions[0].op == NodeSelectorRequirement::Operator::kGt);
+  REQUIRE(c->tolerations.size() == 4);
+  CHECK(c->tolerations[0].op == Toleration::Operator::kEqual);
+  CHECK(c->tolerations[1].op == Toleration::Operator::kExists);
+  CHECK(*c->tolerations[1].effect == TaintEffect::kNoExecute);
+  CHECK_FALSE(c->tolerations[2].effect.has_value());
+  CHECK(c->tolerations[3].op == Toleration::Operator::kExists);
+  // Rows 2 and 3 differ only in spacing and selector order: two cells, one meaning, stored twice
+  // (the cache is by text), each written canonically.
+  CHECK(t->node_constraints.size() == 3);
+  const std::string written = WriteTrace(*t);
+  CHECK_THAT(written, Catch::Contains("node_selector,node_affinity,tolerations\n"));
+  CHECK_THAT(written, Catch::Contains(",gpu-model=V100;zone=b,gpu-model In V100|P100;rack DoesNotExist || x Gt 5,"
+                                      "spot=true:NoSchedule;gpu:NoExecute;dedicated=ml;maintenance\n"));
+  absl::StatusOr<Trace> again = ReadTraceString(written, "again.csv");
+  REQUIRE(again.ok());
+  CHECK(WriteTrace(*again) == written);
+  // A trace without constraints keeps its columns (and bytes) as before.
+  CHECK(WriteTrace(*ReadTraceString("submit,namespace,pod_sets,duration,node_selector\n0,a,1x{cpu=1},1,\n", "t.csv"))
+            .find("node_selector") == std::string::npos);
+}
+
+TEST_CASE("ReadTraceString: bad node constraints name the column", "[sim][trace]") {
+  const std::string h = "submit,namespace,pod_sets,duration,node_selector,node_affinity,tolerations\n0,a,1x{cpu=1},1,";
+  CHECK(ErrorOf(h + "zone,,\n") == "t.csv:2: node_selector: \"zone\" is not key=value");
+  CHECK(ErrorOf(h + "a=1;a=2,,\n") == "t.csv:2: node_selector: key \"a\" appears twice");
+  CHECK(ErrorOf(h + ",zone Near a,\n") ==
+        "t.csv:2: node_affinity: term 1: \"Near\" is not an operator (In, NotIn, Exists, DoesNotExist, Gt, Lt)");
+  CHECK(ErrorOf(h + ",zone In,\n") == "t.csv:2: node_affinity: term 1: zone In needs values joined by |");
+  CHECK(ErrorOf(h + ",x Gt five,\n") == "t.csv:2: node_affinity: term 1: x Gt takes one integer");
+  CHECK(ErrorOf(h + ",a Exists || ,\n") == "t.csv:2: node_affinity: term 2 is empty");
+  CHECK(ErrorOf(h + ",,spot=true:Sometimes\n") ==
+        "t.csv:2: tolerations: \"spot=true:Sometimes\": \"Sometimes\" is not an effect (NoSchedule, "
+        "PreferNoSchedule, NoExecute)");
+  CHECK(ErrorOf(h + ",,=x\n") == "t.csv:2: tolerations: \"=x\": key must not be empty");
 }
 
 TEST_CASE("WriteTrace: canonical text that reads back equal", "[sim][trace]") {

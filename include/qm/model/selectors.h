@@ -3,6 +3,8 @@
 #ifndef QM_MODEL_SELECTORS_H_
 #define QM_MODEL_SELECTORS_H_
 
+#include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -80,6 +82,53 @@ struct NodeSelectorRequirement {
 struct NodeSelectorTerm {
   std::vector<NodeSelectorRequirement> match_expressions;
 };
+
+/// Kubernetes node-selector requirement against a node's labels.
+inline bool MatchesRequirement(const NodeSelectorRequirement& req, const Labels& labels) {
+  const std::string* v = FindLabel(labels, req.key);
+  auto in = [&] {
+    return v != nullptr && std::find(req.values.begin(), req.values.end(), *v) != req.values.end();
+  };
+  auto as_int = [](const std::string& text, int64_t* out) {
+    if (text.empty()) return false;
+    size_t i = (text[0] == '-' || text[0] == '+') ? 1 : 0;
+    if (i == text.size()) return false;
+    int64_t r = 0;
+    for (; i < text.size(); ++i) {
+      if (text[i] < '0' || text[i] > '9') return false;
+      if (__builtin_mul_overflow(r, 10, &r) || __builtin_add_overflow(r, text[i] - '0', &r)) return false;
+    }
+    *out = text[0] == '-' ? -r : r;
+    return true;
+  };
+  switch (req.op) {
+    case NodeSelectorRequirement::Operator::kIn: return in();
+    case NodeSelectorRequirement::Operator::kNotIn: return !in();
+    case NodeSelectorRequirement::Operator::kExists: return v != nullptr;
+    case NodeSelectorRequirement::Operator::kDoesNotExist: return v == nullptr;
+    case NodeSelectorRequirement::Operator::kGt:
+    case NodeSelectorRequirement::Operator::kLt: {
+      int64_t have = 0, want = 0;
+      if (v == nullptr || req.values.size() != 1 || !as_int(*v, &have) || !as_int(req.values[0], &want))
+        return false;
+      return req.op == NodeSelectorRequirement::Operator::kGt ? have > want : have < want;
+    }
+  }
+  return false;
+}
+
+/// Whether `labels` satisfy one of `terms` (required node affinity; an empty list matches, an
+/// empty term matches nothing, as in Kubernetes).
+inline bool MatchesAnyTerm(const std::vector<NodeSelectorTerm>& terms, const Labels& labels) {
+  if (terms.empty()) return true;
+  for (const NodeSelectorTerm& term : terms) {
+    if (term.match_expressions.empty()) continue;
+    bool all = true;
+    for (const NodeSelectorRequirement& req : term.match_expressions) all = all && MatchesRequirement(req, labels);
+    if (all) return true;
+  }
+  return false;
+}
 
 enum class TaintEffect { kNoSchedule, kPreferNoSchedule, kNoExecute };
 

@@ -2,7 +2,8 @@
 //
 // Kueue admits by quota only; the simulator then puts the pods on nodes the way a gang scheduler
 // would: every pod set of a workload on nodes that carry all of its assigned flavors' labels (and
-// whose taints the flavors tolerate), first fit in node-name order, all pods or none (or, for a pod
+// whose taints the flavors tolerate) and match the pods' own node selector and affinity, first fit
+// in node-name order, all pods or none (or, for a pod
 // set with a minCount, at least minCount). A workload that does not fit waits, admitted but
 // unplaced; the simulator retries it when capacity frees.
 //
@@ -44,6 +45,11 @@ struct PodSetDemand {
   /// Per-pod requests (pool resource index, amount). A resource no node has (index -1) is not
   /// limited by nodes: the pod is placed as if it asked for none of it.
   std::vector<std::pair<int32_t, int64_t>> requests;
+  /// The pods' own node constraints (nullptr: none; they must outlive the call): a node must carry
+  /// every label of `node_selector` and satisfy one term of `node_affinity`. (Their tolerations add
+  /// nothing here: a node is a candidate only when its flavors tolerate its taints.)
+  const Labels* node_selector = nullptr;
+  const std::vector<NodeSelectorTerm>* node_affinity = nullptr;
 };
 
 /// Where a workload's pods went: (node index, pod set index, pods), in placement order. Reusing one

@@ -174,6 +174,9 @@ struct SimulationResult {
   /// (pending reason ExceedsMaxQuota or NoMatchingFlavor: larger than their queue's nominal quota
   /// plus borrowing limit, or no flavor fits them), as opposed to jobs still waiting for room.
   int64_t never_admittable = 0;
+  /// Jobs whose fractional extended resources the trace reader rounded up
+  /// (`TraceReadOptions::round_fractional_up`); 0 otherwise.
+  int64_t rounded_jobs = 0;
   int64_t preemptions = 0;
   int64_t fault_evictions = 0;
   int64_t node_failures = 0;

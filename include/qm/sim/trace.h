@@ -22,6 +22,9 @@
 //   name          optional  the Workload's name (empty: `job-<row>`); unique per namespace
 //   checkpoint_interval optional  run time between the job's checkpoints (empty: the simulator's
 //                           default; 0: none), same syntax as `submit`
+//   pod_startup   optional  the job's pod start-up time, same syntax as `submit`
+//   node_selector, node_affinity, tolerations   optional  node constraints of every pod set of the
+//                           job (docs/trace-format.md §Node constraints)
 // Errors name the file, line and column: `jobs.csv:14: duration: "-3s" must be positive`.
 #ifndef QM_SIM_TRACE_H_
 #define QM_SIM_TRACE_H_
@@ -36,6 +39,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "qm/core/time.h"
+#include "qm/model/selectors.h"
 #include "qm/sim/perf_config.h"
 
 namespace qm::sim {
@@ -62,6 +66,15 @@ struct TracePodSet {
   int32_t min_count = 0;   ///< 0: no partial admission
   uint32_t first_request = 0;
   uint32_t request_count = 0;
+};
+
+/// Node constraints a job puts on every pod of every pod set (Kubernetes' nodeSelector, required
+/// node affinity and tolerations): the engine's flavor assignment and the simulator's placement
+/// honour them.
+struct TraceNodeConstraints {
+  Labels node_selector;                     ///< sorted by key
+  std::vector<NodeSelectorTerm> node_affinity;  ///< ORed terms; empty: none
+  std::vector<Toleration> tolerations;
 };
 
 /// One job of a trace.
@@ -96,6 +109,10 @@ class Trace {
   /// The `pod_startup` column, indexed by `row − 1`: negative = not given (the simulator's per-flavor
   /// start-up applies), else the job's pod start-up time. Empty when no row gives one.
   std::vector<Duration> pod_startups;
+  /// The node-constraint columns: distinct constraint sets (index 0: none), and per job, indexed
+  /// by `row − 1`, its set. Both empty when no row gives a constraint.
+  std::vector<TraceNodeConstraints> node_constraints;
+  std::vector<uint32_t> job_node_constraints;
   /// Jobs with a fractional amount of an extended resource (`nvidia.com/gpu=0.5`) that the reader
   /// rounded up, as `TraceReadOptions::round_fractional_up` allows.
   int64_t rounded_jobs = 0;
@@ -123,6 +140,12 @@ class Trace {
     const size_t i = static_cast<size_t>(job.row - 1);
     if (i >= pod_startups.size() || pod_startups[i].us < 0) return std::nullopt;
     return pod_startups[i];
+  }
+  /// The job's node constraints, or nullptr when it has none.
+  const TraceNodeConstraints* NodeConstraintsOf(const TraceJob& job) const {
+    const size_t i = static_cast<size_t>(job.row - 1);
+    if (i >= job_node_constraints.size() || job_node_constraints[i] == 0) return nullptr;
+    return &node_constraints[job_node_constraints[i]];
   }
   /// Sorts `jobs` by (submit, row) (stable for equal keys).
   void Finish();
