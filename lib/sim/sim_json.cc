@@ -211,6 +211,8 @@ void WriteRun(std::string& out, const SimulationResult& r) {
   o.Int("never_admitted", r.never_admitted);
   o.Int("never_admittable", r.never_admittable);
   if (r.rounded_jobs > 0) o.Int("rounded_jobs", r.rounded_jobs);  // only then: other runs keep their bytes
+  if (r.fit_no_node > 0) o.Int("fit_no_node", r.fit_no_node);      // likewise
+  if (!r.warnings.empty()) Array(o.Key("warnings"), r.warnings, String);
   o.Int("preemptions", r.preemptions);
   o.Int("fault_evictions", r.fault_evictions);
   o.Int("node_failures", r.node_failures);

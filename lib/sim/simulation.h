@@ -191,6 +191,10 @@ class Simulation {
   absl::Status ResolveClass(const TraceJob& tj);
   absl::Status SubmitJob(uint32_t index);
 
+  // ---- simulation_fit.cc: jobs whose pods fit no node -----------------------------------------
+  void CheckNodeFit();
+  std::string NoNodeFits(const TraceJob& tj, uint32_t queue, const std::vector<std::vector<int32_t>>& node_flavors) const;
+
   // ---- simulation_quota.cc: what an admitted job holds ------------------------------------------
   void Admitted(uint32_t j, const Event& e);
   uint32_t FlavorOfResource(const AdmittedPodSet& aps, uint32_t res);
@@ -305,6 +309,8 @@ class Simulation {
   uint64_t capacity_epoch_ = 0;
   int64_t nodes_down_ = 0;
   WorkloadSpec spec_;  // reused for every submission
+  int64_t fit_no_node_ = 0;             // jobs with a pod set whose pod fits no node (never run)
+  std::vector<std::string> warnings_;   // load-time warnings, one per job shape
 
   // Time.
   int64_t now_ = 0;

@@ -179,6 +179,8 @@ SimulationResult Simulation::Result() {
   }
   r.totals = std::move(totals);
   r.rounded_jobs = trace_.rounded_jobs;
+  r.fit_no_node = fit_no_node_;
+  r.warnings = warnings_;
   r.gpu_hours_completed = completed_gpu_us_ / kUsPerHour;
   for (const ResourceHours& h : r.totals) {
     if (IsAcceleratorResource(h.resource)) r.gpu_hours_lost += h.goodput_lost;

@@ -68,6 +68,7 @@ absl::Status Simulation::Setup() {
     node_up_.assign(static_cast<size_t>(pool_->node_count()), true);
   }
   QM_RETURN_IF_ERROR(ResolveJobs());
+  CheckNodeFit();
   QM_RETURN_IF_ERROR(PlanFaults());
   BuildSeries();
   return absl::OkStatus();

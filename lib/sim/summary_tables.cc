@@ -59,6 +59,13 @@ Table Overview(const SimulationResult& r) {
   // Only when --round-fractional up changed something, so other runs keep their bytes.
   if (r.rounded_jobs > 0)
     t.rows.insert(t.rows.begin() + 1, {"  of which with fractional GPUs rounded up", Count(r.rounded_jobs)});
+  // Likewise jobs admitted by quota that no node can take (the load-time warnings name them).
+  if (r.fit_no_node > 0) {
+    const auto after = std::find_if(t.rows.begin(), t.rows.end(), [](const auto& row) {
+      return row[0] == "  of which can never be (too large)";
+    });
+    t.rows.insert(after + 1, {"jobs that fit no node (never run)", Count(r.fit_no_node)});
+  }
   return t;
 }
 

@@ -188,6 +188,31 @@ TEST_CASE("simulate: node constraints of the trace steer flavors and nodes", "[s
   }
 }
 
+TEST_CASE("simulate: a pod larger than every node is reported once per shape and counted as never run", "[sim]") {
+  const SimulationResult r = Run(Cluster(kTwoModels), Jobs("submit,namespace,pod_sets,duration,node_selector\n"
+                                                           "0,team-a,1x{nvidia.com/gpu=8},10s,\n"
+                                                           "1,team-a,1x{nvidia.com/gpu=8},10s,\n"
+                                                           "2,team-a,2x{nvidia.com/gpu=4},10s,zone=a\n"
+                                                           "3,team-a,1x{nvidia.com/gpu=4},10s,zone=c\n"));
+  // Rows 1-2: 8 GPUs in one pod, nodes have 4. Row 3: two pods of 4 in zone a, where one node is:
+  // each pod fits a node, so it is not reported (it waits for room instead). Row 4: no node in zone c.
+  CHECK(r.fit_no_node == 3);
+  REQUIRE(r.warnings.size() == 2);
+  CHECK(r.warnings[0] ==
+        "jobs.csv:2: job-1 and 1 more jobs of its shape: a pod of pod set \"main\" ({nvidia.com/gpu=8}) fits no node "
+        "of ClusterQueue \"cq\"'s flavors (the largest of them, p-0, has nvidia.com/gpu=4); admitted by quota, it can "
+        "never run");
+  CHECK(r.warnings[1] ==
+        "jobs.csv:5: job-4: a pod of pod set \"main\" ({nvidia.com/gpu=4}) fits no node of ClusterQueue \"cq\"'s "
+        "flavors that matches the job's node constraints (no node carries them); admitted by quota, it can never run");
+  CHECK(r.completed == 0);
+  // Without nodes nothing is checked: every admitted job runs at once.
+  const SimulationResult no_nodes = Run(Cluster(kTwoTeams), Jobs("submit,namespace,pod_sets,duration\n"
+                                                                 "0,team-a,1x{nvidia.com/gpu=4},10s\n"));
+  CHECK(no_nodes.fit_no_node == 0);
+  CHECK(no_nodes.warnings.empty());
+}
+
 TEST_CASE("simulate: reclaim preempts the borrower, which loses its progress and reruns", "[sim]") {
   // Pods stop the instant they are preempted (no grace period).
   const SimulationResult r = Run(Cluster(kTwoTeams),

@@ -201,6 +201,7 @@ int RunSimulate(std::span<const std::string> argv) {
       std::cerr << result.status().message() << "\n";
       return result.status().code() == absl::StatusCode::kInvalidArgument ? 2 : 1;
     }
+    for (const std::string& warning : result->warnings) std::cerr << "qm simulate: " << label << ": warning: " << warning << "\n";
     if (result->livelock.detected) {
       std::cerr << fmt::format("qm simulate: {}: livelock: no progress since t={:.1f} h; stopped at t={:.1f} h "
                                "(exit status 3; the diagnosis is in the output)\n",

@@ -177,6 +177,12 @@ struct SimulationResult {
   /// Jobs whose fractional extended resources the trace reader rounded up
   /// (`TraceReadOptions::round_fractional_up`); 0 otherwise.
   int64_t rounded_jobs = 0;
+  /// Jobs with a pod that fits no single node of its ClusterQueue's flavors (matching its node
+  /// constraints): Kueue admits them by quota, but they never run. Counted before the run.
+  int64_t fit_no_node = 0;
+  /// Load-time warnings, one per job shape that fits no node ("jobs.csv:14: job-14 and 3 more jobs
+  /// of its shape: ..."), in trace order.
+  std::vector<std::string> warnings;
   int64_t preemptions = 0;
   int64_t fault_evictions = 0;
   int64_t node_failures = 0;
