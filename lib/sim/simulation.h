@@ -310,6 +310,8 @@ class Simulation {
   int64_t nodes_down_ = 0;
   WorkloadSpec spec_;  // reused for every submission
   int64_t fit_no_node_ = 0;             // jobs with a pod set whose pod fits no node (never run)
+  std::vector<bool> fits_no_node_;      // [job], filled with nodes only
+  std::vector<JobOutcome> outcomes_;    // [job] with `record_jobs`, else empty
   std::vector<std::string> warnings_;   // load-time warnings, one per job shape
 
   // Time.

@@ -92,6 +92,7 @@ void Simulation::CheckNodeFit() {
   };
   absl::flat_hash_map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>, uint32_t> shape_of;
   std::vector<Shape> shapes;
+  fits_no_node_.assign(trace_.jobs.size(), false);
   for (uint32_t i = 0; i < trace_.jobs.size(); ++i) {
     const TraceJob& tj = trace_.jobs[i];
     const size_t row = static_cast<size_t>(tj.row - 1);
@@ -103,6 +104,7 @@ void Simulation::CheckNodeFit() {
     if (shape.problem.empty()) continue;
     ++shape.jobs;
     ++fit_no_node_;
+    fits_no_node_[i] = true;
   }
   for (const Shape& shape : shapes) {
     if (shape.problem.empty()) continue;

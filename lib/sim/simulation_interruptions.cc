@@ -32,6 +32,7 @@ void Simulation::Stopped(uint32_t j, const Event& e) {
     StopPods(j, /*lost=*/true);
     to_confirm_.push_back(j);
   }
+  if (!outcomes_.empty()) ++(preempted ? outcomes_[j].preemptions : outcomes_[j].evictions);
   GroupAcc& g = groups_[job.group];
   if (preempted) {
     ++g.preemptions;

@@ -77,6 +77,18 @@ absl::Status Simulation::ResolveJobs() {
       }
     }
   }
+  if (options_.record_jobs) {
+    outcomes_.resize(jobs_.size());
+    for (size_t i = 0; i < jobs_.size(); ++i) {
+      const TraceJob& tj = trace_.jobs[i];
+      JobOutcome& o = outcomes_[i];
+      o.namespace_ = targets_[job_target_[i]].namespace_;
+      o.name = trace_.JobName(tj);
+      o.cluster_queue = queues_[jobs_[i].queue].name;
+      o.priority_class = std::string(trace_.str(tj.priority_class));
+      o.submit_us = tj.submit.us;
+    }
+  }
   return absl::OkStatus();
 }
 

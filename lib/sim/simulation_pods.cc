@@ -63,6 +63,17 @@ void Simulation::Start(uint32_t j) {
     });
   }
   job.phase = Phase::kRunning;
+  if (!outcomes_.empty()) {
+    JobOutcome& o = outcomes_[j];
+    if (o.first_started_us < 0) o.first_started_us = now_;
+    o.nodes.clear();
+    std::vector<int32_t> seen;  // a node may hold pods of several pod sets: name it once
+    for (const Placement::Slot& s : h.placement.slots) {
+      if (!pool_.has_value() || std::find(seen.begin(), seen.end(), s.node) != seen.end()) continue;
+      seen.push_back(s.node);
+      o.nodes += (o.nodes.empty() ? "" : ";") + pool_->node(s.node).name;
+    }
+  }
   if (!job.started) {
     job.started = true;
     ++g.started;
@@ -112,6 +123,7 @@ void Simulation::StopPods(uint32_t j, bool lost) {
     fr_used_us_[fr] += static_cast<double>(amount) * ran;
     if (lost) g.goodput_lost_us[res] += static_cast<double>(amount) * thrown_away;
   });
+  if (lost && !outcomes_.empty()) outcomes_[j].work_lost_us += static_cast<int64_t>(thrown_away);
   if (pool_.has_value()) {
     pool_->Release(h.placement);
     ++capacity_epoch_;
@@ -137,6 +149,7 @@ absl::Status Simulation::FinishJob(const FinishEvent& f) {
   StopPods(f.job, /*lost=*/false);
   ReleaseQuota(f.job);
   job.phase = Phase::kDone;
+  if (!outcomes_.empty()) outcomes_[f.job].end_us = now_;
   GroupAcc& g = groups_[job.group];
   ++g.completed;
   g.completions_us.push_back(now_ - trace_.jobs[f.job].submit.us);

@@ -58,6 +58,19 @@ void Simulation::Admitted(uint32_t j, const Event& e) {
     std::sort(d.flavors.begin(), d.flavors.end());
     d.flavors.erase(std::unique(d.flavors.begin(), d.flavors.end()), d.flavors.end());
   }
+  if (!outcomes_.empty()) {
+    // The flavors of this admission, `resource=flavor` once each, by resource name.
+    std::vector<std::string> pairs;
+    for (const AdmittedPodSet& aps : e.pod_sets)
+      for (const auto& [resource, flavor] : aps.flavors)
+        pairs.push_back(engine_.ResourceName(resource) + "=" + engine_.FlavorName(flavor));
+    std::sort(pairs.begin(), pairs.end());
+    pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+    JobOutcome& o = outcomes_[j];
+    o.flavors.clear();
+    for (const std::string& p : pairs) o.flavors += (o.flavors.empty() ? "" : ";") + p;
+    if (o.first_admitted_us < 0) o.first_admitted_us = now_;
+  }
   waiting_.push_back(j);
 }
 

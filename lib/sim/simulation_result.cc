@@ -181,6 +181,19 @@ SimulationResult Simulation::Result() {
   r.rounded_jobs = trace_.rounded_jobs;
   r.fit_no_node = fit_no_node_;
   r.warnings = warnings_;
+  for (uint32_t j = 0; j < outcomes_.size(); ++j) {
+    const Job& job = jobs_[j];
+    const char* state = "Pending";
+    switch (job.phase) {
+      case Phase::kDone: state = "Completed"; break;
+      case Phase::kRunning: state = "Running"; break;
+      case Phase::kEvicting: state = "Evicting"; break;
+      case Phase::kAdmitted: state = j < fits_no_node_.size() && fits_no_node_[j] ? "FitsNoNode" : "Admitted"; break;
+      case Phase::kPending: state = job.submitted ? "Pending" : "NotSubmitted"; break;
+    }
+    outcomes_[j].state = state;
+  }
+  r.jobs_out = std::move(outcomes_);
   r.gpu_hours_completed = completed_gpu_us_ / kUsPerHour;
   for (const ResourceHours& h : r.totals) {
     if (IsAcceleratorResource(h.resource)) r.gpu_hours_lost += h.goodput_lost;

@@ -239,6 +239,47 @@ TEST_CASE("simulate: reclaim preempts the borrower, which loses its progress and
   CHECK(r.preemption_log[0].reason == "InCohortReclamation");
 }
 
+TEST_CASE("simulate: per-job outcomes (--jobs-out), hand-computed", "[sim]") {
+  SimulationOptions options = StopAtOnce();
+  options.record_jobs = true;
+  // The reclaim case above: a borrows 8 from 0, is preempted at 50 (50 s lost), readmitted at 60
+  // when b finishes, runs 100 s again.
+  SimulationResult r = Run(Cluster(kTwoTeams),
+                           Jobs("submit,namespace,pod_sets,duration,priority_class\n"
+                                "0,team-a,1x{nvidia.com/gpu=8},100s,\n"
+                                "50,team-b,1x{nvidia.com/gpu=4},10s,high\n"),
+                           {}, options);
+  r.label = "run-1";
+  REQUIRE(r.jobs_out.size() == 2);
+  const JobOutcome& a = r.jobs_out[0];
+  CHECK(a.first_admitted_us == 0);
+  CHECK(a.first_started_us == 0);
+  CHECK(a.end_us == 160'000'000);
+  CHECK(a.preemptions == 1);
+  CHECK(a.work_lost_us == 50'000'000);
+  CHECK(a.state == "Completed");
+  const std::vector<SimulationResult> runs = {r};
+  CHECK(FormatJobsCsv(runs) ==
+        "run,namespace,name,cluster_queue,priority_class,submit_s,first_admitted_s,started_s,end_s,wait_s,flavors,"
+        "nodes,preemptions,evictions,work_lost_s,state\n"
+        "run-1,team-a,job-1,cq-a,,0,0,0,160,0,nvidia.com/gpu=gpu,,1,0,50,Completed\n"
+        "run-1,team-b,job-2,cq-b,high,50,50,50,60,0,nvidia.com/gpu=gpu,,0,0,0,Completed\n");
+  // Placed on nodes: the nodes column names them; a job waiting for nodes at the end is Admitted.
+  SimulationResult placed = Run(Cluster(std::string(kTwoTeams) + kTwoNodes),
+                                Jobs("submit,namespace,pod_sets,duration\n"
+                                     "0,team-a,2x{nvidia.com/gpu=3},10s\n"
+                                     "0,team-a,1x{nvidia.com/gpu=2},10s\n"),
+                                {}, options);
+  REQUIRE(placed.jobs_out.size() == 2);
+  CHECK(placed.jobs_out[0].nodes == "n1;n2");
+  CHECK(placed.jobs_out[1].first_admitted_us == 0);
+  CHECK(placed.jobs_out[1].first_started_us == 10'000'000);
+  CHECK(placed.jobs_out[1].nodes == "n1");
+  // Without record_jobs nothing is kept.
+  CHECK(Run(Cluster(kTwoTeams), Jobs("submit,namespace,pod_sets,duration\n0,team-a,1x{nvidia.com/gpu=1},1s\n"))
+            .jobs_out.empty());
+}
+
 TEST_CASE("simulate: preempted pods keep their GPUs for the grace period; the preemptor waits", "[sim]") {
   // Default 30 s delay: team-a's pods stop at 80; team-b's job runs 80–90; team-a's needs all 8
   // GPUs again, so it reruns 90–190.

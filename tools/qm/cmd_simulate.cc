@@ -26,7 +26,7 @@ constexpr OptionSpec kOptions[] = {{"trace", true},         {"faults", true},   
                                    {"report", true},        {"compare", false},       {"buckets", true},
                                    {"horizon", true},       {"eviction-delay", true}, {"stall-window", true},
                                    {"checkpoint-interval", true}, {"pod-startup", true}, {"quiet", false},
-                                   {"round-fractional", true}};
+                                   {"round-fractional", true}, {"jobs-out", true}};
 
 // Exit status of a run stopped as a livelock (any run, with --compare); its output is complete.
 constexpr int kLivelockStatus = 3;
@@ -120,6 +120,8 @@ int RunSimulate(std::span<const std::string> argv) {
   if (output != "text" && output != "json") return UsageError(kSimulateCommand, "--output must be text or json");
 
   sim::SimulationOptions options;
+  const std::optional<std::string> jobs_out = args->Value("jobs-out");
+  options.record_jobs = jobs_out.has_value();
   if (auto b = args->Value("buckets")) {
     char* end = nullptr;
     const long v = std::strtol(b->c_str(), &end, 10);
@@ -219,6 +221,15 @@ int RunSimulate(std::span<const std::string> argv) {
       return 2;
     }
   }
+  if (jobs_out) {
+    std::ofstream out(*jobs_out, std::ios::binary);
+    out << sim::FormatJobsCsv(runs);
+    out.close();
+    if (!out) {
+      std::cerr << "qm simulate: cannot write " << *jobs_out << "\n";
+      return 2;
+    }
+  }
   if (compare) {
     std::cout << (output == "json" ? sim::FormatComparisonJson(runs) : sim::FormatComparisonText(runs));
   } else {
@@ -239,7 +250,7 @@ const Command kSimulateCommand = {
                    [--report FILE.html] [--buckets N] [--horizon DURATION]
                    [--eviction-delay DURATION] [--stall-window DURATION]
                    [--checkpoint-interval DURATION] [--pod-startup SPEC]
-                   [--round-fractional up] [--quiet]
+                   [--round-fractional up] [--jobs-out FILE.csv] [--quiet]
        qm simulate --compare CLUSTER_A CLUSTER_B ... --trace TRACE [options]
 
 Runs the jobs of TRACE on the cluster in virtual time, through the same engine a
@@ -297,6 +308,9 @@ Options:
                       its flavors; its run time starts then. With waitForPodsReady
                       the engine is told when pods are ready, so a slow start or
                       a job that cannot be placed times out (PodsReadyTimeout)
+  --jobs-out FILE.csv  write one row per job (per run with --compare): submit, first
+                      admission, start, end, wait, flavors, nodes, preemptions,
+                      evictions, work lost and final state (docs/simulate-output.md)
   --round-fractional up
                       round fractional extended resources (nvidia.com/gpu=0.5)
                       in TRACE up to whole units; without it they are an error,

@@ -162,6 +162,30 @@ struct Livelock {
 };
 
 /// Everything one run measured.
+/// What happened to one trace job (`SimulationOptions::record_jobs`, `qm simulate --jobs-out`).
+/// Times are from the trace start, in µs; -1 when it did not happen.
+struct JobOutcome {
+  std::string namespace_;
+  std::string name;
+  std::string cluster_queue;
+  std::string priority_class;  ///< empty when none
+  int64_t submit_us = 0;
+  int64_t first_admitted_us = -1;
+  int64_t first_started_us = -1;  ///< first placed on nodes (its pods start then)
+  int64_t end_us = -1;            ///< completed
+  /// The flavors of its latest admission, `resource=flavor` joined by `;` (sorted by resource).
+  std::string flavors;
+  /// The nodes of its latest placement, joined by `;` in placement order (each once).
+  std::string nodes;
+  int32_t preemptions = 0;
+  int32_t evictions = 0;  ///< node failures, pods-ready timeouts and other host evictions
+  /// Run time thrown away by its preemptions and evictions (what checkpoints did not keep).
+  int64_t work_lost_us = 0;
+  /// At the end of the run: Completed, Running, Admitted (waiting for nodes), FitsNoNode (admitted,
+  /// but a pod fits no node), Evicting, Pending, or NotSubmitted (the horizon came first).
+  std::string state;
+};
+
 struct SimulationResult {
   std::string label;  ///< names the run in comparisons (the cluster file's name)
   int64_t jobs = 0;
@@ -183,6 +207,8 @@ struct SimulationResult {
   /// Load-time warnings, one per job shape that fits no node ("jobs.csv:14: job-14 and 3 more jobs
   /// of its shape: ..."), in trace order.
   std::vector<std::string> warnings;
+  /// Per trace job, in trace order (by submit time, then row); empty unless `record_jobs`.
+  std::vector<JobOutcome> jobs_out;
   int64_t preemptions = 0;
   int64_t fault_evictions = 0;
   int64_t node_failures = 0;
@@ -218,6 +244,9 @@ struct SimulationResult {
 std::string FormatSimulationText(const SimulationResult& result);
 /// One JSON object (keys in docs/simulate.md), ending with a newline.
 std::string FormatSimulationJson(const SimulationResult& result);
+/// The per-job CSV of `qm simulate --jobs-out` (docs/simulate-output.md §Per-job CSV): a header,
+/// then one row per job of every run, the run's label first.
+std::string FormatJobsCsv(std::span<const SimulationResult> runs);
 /// Several runs of one trace side by side (`qm simulate --compare`): one table per measure with a
 /// column per run.
 std::string FormatComparisonText(std::span<const SimulationResult> runs);

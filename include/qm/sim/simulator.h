@@ -118,6 +118,8 @@ struct SimulationOptions {
   /// placed at all, is evicted with reason PodsReadyTimeout (docs/simulate.md §Pod start-up).
   std::vector<std::pair<std::string, Duration>> pod_startup;
   Duration pod_startup_default;
+  /// Keep one `JobOutcome` per trace job in `SimulationResult::jobs` (`qm simulate --jobs-out`).
+  bool record_jobs = false;
   /// Records kept in `SimulationResult::preemption_log` (the counters are complete regardless).
   size_t preemption_log_limit = 10'000;
   /// A safety net against a policy that never settles: the cycles one `RunUntilStable` may run.
