@@ -213,6 +213,10 @@ void WriteRun(std::string& out, const SimulationResult& r) {
   if (r.rounded_jobs > 0) o.Int("rounded_jobs", r.rounded_jobs);  // only then: other runs keep their bytes
   if (r.fit_no_node > 0) o.Int("fit_no_node", r.fit_no_node);      // likewise
   if (!r.warnings.empty()) Array(o.Key("warnings"), r.warnings, String);
+  if (r.window_start_s > 0 || r.window_end_s > 0) {  // likewise
+    o.Num("window_start_s", r.window_start_s);
+    o.Num("window_end_s", r.window_end_s);
+  }
   o.Int("preemptions", r.preemptions);
   o.Int("fault_evictions", r.fault_evictions);
   o.Int("node_failures", r.node_failures);

@@ -62,6 +62,7 @@ struct Job {
   Phase phase = Phase::kPending;
   bool submitted = false;
   bool started = false;  // placed on nodes at least once
+  bool counted = true;   // submitted in the metrics window: its figures count
   int64_t first_admitted_us = -1;
   int64_t saved_us = 0;  // run time kept by checkpoints of earlier attempts (< duration)
   int64_t interrupted_us = kNever;  // its last preemption or eviction
@@ -243,6 +244,12 @@ class Simulation {
   void ChangeNodeCapacity(int32_t node, int sign);
   void Advance(int64_t t);
 
+  // The part of [from, to) inside the metrics window, in µs (to − from without a window).
+  int64_t InWindow(int64_t from, int64_t to) const {
+    const int64_t end = options_.window_end.us > 0 ? options_.window_end.us : std::numeric_limits<int64_t>::max();
+    return std::max<int64_t>(0, std::min(to, end) - std::max(from, options_.window_start.us));
+  }
+
   // ---- simulation_result.cc: the result ---------------------------------------------------------
   double Factor(uint32_t res) const;
   SimulationResult Result();
@@ -339,6 +346,7 @@ class Simulation {
   int64_t instants_ = 0;
   int64_t last_finish_us_ = 0;
   int64_t started_ = 0;
+  int64_t completed_counted_ = 0;  // completions of jobs submitted in the metrics window
   int64_t checkpoints_kept_ = 0;
   double completed_gpu_us_ = 0;
   std::vector<PreemptionRecord> preemption_log_;

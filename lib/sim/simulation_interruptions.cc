@@ -34,7 +34,9 @@ void Simulation::Stopped(uint32_t j, const Event& e) {
   }
   if (!outcomes_.empty()) ++(preempted ? outcomes_[j].preemptions : outcomes_[j].evictions);
   GroupAcc& g = groups_[job.group];
-  if (preempted) {
+  if (!job.counted) {
+    // Outside the metrics window: the event happened, but the job's figures do not count.
+  } else if (preempted) {
     ++g.preemptions;
     ++preemptions_;
   } else if (std::string_view(e.reason) == "NodeFailures") {

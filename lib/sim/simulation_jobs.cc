@@ -60,7 +60,9 @@ absl::Status Simulation::ResolveJobs() {
     }
     jobs_[i].group = g->second;
     jobs_[i].queue = queue;
-    ++groups_[g->second].jobs;
+    jobs_[i].counted = tj.submit.us >= options_.window_start.us &&
+                       (options_.window_end.us <= 0 || tj.submit.us < options_.window_end.us);
+    if (jobs_[i].counted) ++groups_[g->second].jobs;
     for (const TracePodSet& ps : trace_.PodSetsOf(tj)) {
       for (const TraceRequest& r : trace_.RequestsOf(ps)) {
         // Admission multiplies the request by the count (`Admit`): refuse a product past int64

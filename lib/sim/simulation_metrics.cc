@@ -58,7 +58,8 @@ void Simulation::ChangeNodeCapacity(int32_t node, int sign) {
 void Simulation::Advance(int64_t t) {
   const int64_t t0 = now_;
   if (t <= t0) return;
-  const double dt = static_cast<double>(t - t0);
+  // The integrals count only the metrics window; the time series cover the whole run.
+  const double dt = static_cast<double>(InWindow(t0, t));
   for (Triple& tr : triples_) {
     if (tr.held == 0 && tr.nominal == 0) continue;
     fr_admitted_us_[tr.fr] += static_cast<double>(tr.held) * dt;

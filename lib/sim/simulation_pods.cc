@@ -49,7 +49,7 @@ void Simulation::Start(uint32_t j) {
   Job& job = jobs_[j];
   Holding& h = holdings_[job.holding];
   GroupAcc& g = groups_[job.group];
-  g.unplaced_us += now_ - h.admitted_us;
+  g.unplaced_us += InWindow(h.admitted_us, now_);
   h.placed = true;
   h.start_us = now_;
   h.saved_us = 0;
@@ -76,8 +76,10 @@ void Simulation::Start(uint32_t j) {
   }
   if (!job.started) {
     job.started = true;
-    ++g.started;
-    ++started_;
+    if (job.counted) {
+      ++g.started;
+      ++started_;
+    }
   }
   ForEachPlacedAmount(h, [&](uint32_t fr, int64_t amount) {
     queues_[job.queue].placed[frs_[fr].second] += amount;
@@ -110,12 +112,13 @@ void Simulation::StopPods(uint32_t j, bool lost) {
   Holding& h = holdings_[job.holding];
   GroupAcc& g = groups_[job.group];
   if (!h.placed) {
-    g.unplaced_us += now_ - h.admitted_us;
+    g.unplaced_us += InWindow(h.admitted_us, now_);
     return;
   }
   // Nodes are held from placement (start-up included); work is done only after start-up.
-  const double ran = static_cast<double>(now_ - h.start_us);
-  const double thrown_away = static_cast<double>(std::max<int64_t>(0, now_ - h.start_us - h.startup_us - h.saved_us));
+  // Only the part inside the metrics window counts (all of it without a window).
+  const double ran = static_cast<double>(InWindow(h.start_us, now_));
+  const double thrown_away = static_cast<double>(InWindow(h.start_us + h.startup_us + h.saved_us, now_));
   ForEachPlacedAmount(h, [&](uint32_t fr, int64_t amount) {
     const uint32_t res = frs_[fr].second;
     queues_[job.queue].placed[res] -= amount;
@@ -143,7 +146,7 @@ absl::Status Simulation::FinishJob(const FinishEvent& f) {
   // GPU-hours of completed work: what the job's pods request, over its whole duration.
   const double duration = static_cast<double>(trace_.jobs[f.job].duration.us);
   ForEachPlacedAmount(holdings_[job.holding], [&](uint32_t fr, int64_t amount) {
-    if (accelerator_[frs_[fr].second]) completed_gpu_us_ += static_cast<double>(amount) * duration;
+    if (accelerator_[frs_[fr].second] && job.counted) completed_gpu_us_ += static_cast<double>(amount) * duration;
   });
   UnlinkRunning(f.job);
   StopPods(f.job, /*lost=*/false);
@@ -151,8 +154,11 @@ absl::Status Simulation::FinishJob(const FinishEvent& f) {
   job.phase = Phase::kDone;
   if (!outcomes_.empty()) outcomes_[f.job].end_us = now_;
   GroupAcc& g = groups_[job.group];
-  ++g.completed;
-  g.completions_us.push_back(now_ - trace_.jobs[f.job].submit.us);
+  if (job.counted) {
+    ++g.completed;
+    g.completions_us.push_back(now_ - trace_.jobs[f.job].submit.us);
+    ++completed_counted_;
+  }
   ++completed_;
   last_finish_us_ = now_;
   progress_us_ = now_;

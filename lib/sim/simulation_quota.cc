@@ -19,8 +19,10 @@ void Simulation::Admitted(uint32_t j, const Event& e) {
   ++admissions_;
   if (job.first_admitted_us < 0) {
     job.first_admitted_us = now_;
-    ++g.admitted;
-    g.waits_us.push_back(now_ - tj.submit.us);
+    if (job.counted) {
+      ++g.admitted;
+      g.waits_us.push_back(now_ - tj.submit.us);
+    }
   }
   job.phase = Phase::kAdmitted;
   job.holding = NewHolding();

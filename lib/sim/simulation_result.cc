@@ -67,23 +67,24 @@ SimulationResult Simulation::Result() {
   // queue's maximum, or fit no flavor (docs/semantics.md §4.3.9).
   int64_t never_admittable = 0;
   for (const Job& job : jobs_) {
-    if (!job.submitted || job.first_admitted_us >= 0) continue;
+    if (!job.submitted || job.first_admitted_us >= 0 || !job.counted) continue;
     const absl::StatusOr<WorkloadStatus> st = engine_.GetWorkload(job.handle);
     if (st.ok() && (st->reason == "ExceedsMaxQuota" || st->reason == "NoMatchingFlavor")) ++never_admittable;
   }
   // Censored waits: a job submitted but never admitted has waited until the end of the run.
   for (uint32_t j = 0; j < jobs_.size(); ++j) {
     const Job& job = jobs_[j];
-    if (!job.submitted) continue;
+    if (!job.submitted || !job.counted) continue;
     const int64_t until = job.first_admitted_us >= 0 ? job.first_admitted_us : now_;
     groups_[job.group].waits_all_us.push_back(until - trace_.jobs[j].submit.us);
   }
   SimulationResult r;
   r.label = cluster_.label;
-  r.jobs = static_cast<int64_t>(trace_.jobs.size());
+  r.jobs = 0;
+  for (const Job& job : jobs_) r.jobs += job.counted ? 1 : 0;
   r.admissions = admissions_;
   r.started = started_;
-  r.completed = completed_;
+  r.completed = completed_counted_;
   r.never_admittable = never_admittable;
   r.preemptions = preemptions_;
   r.fault_evictions = fault_evictions_;
@@ -95,7 +96,9 @@ SimulationResult Simulation::Result() {
   r.checkpoints_kept = checkpoints_kept_;
   r.stall_window_s = static_cast<double>(window_us_) / 1e6;
   r.livelock = std::move(livelock_);
-  const double run_us = std::max<double>(1.0, static_cast<double>(now_));
+  const double run_us = std::max<double>(1.0, static_cast<double>(InWindow(0, now_)));
+  r.window_start_s = static_cast<double>(options_.window_start.us) / 1e6;
+  r.window_end_s = static_cast<double>(options_.window_end.us) / 1e6;
 
   // Groups: per queue (by name), its total row, then its classes by name.
   std::vector<uint32_t> order(groups_.size());
@@ -203,7 +206,7 @@ SimulationResult Simulation::Result() {
     if (den > 0) return num / den;
     return num > 0 ? std::numeric_limits<double>::infinity() : 0.0;
   };
-  r.preemptions_per_completed_job = ratio(static_cast<double>(preemptions_), static_cast<double>(completed_));
+  r.preemptions_per_completed_job = ratio(static_cast<double>(preemptions_), static_cast<double>(completed_counted_));
   r.gpu_hours_lost_per_completed = ratio(r.gpu_hours_lost, r.gpu_hours_completed);
 
   std::vector<uint32_t> fr_order(frs_.size());

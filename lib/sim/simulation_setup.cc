@@ -35,6 +35,10 @@ std::string TeamOf(std::string_view cluster_queue) {
 // Checks the options, creates the engine with the cluster's objects, and builds every index,
 // node and fault the run needs; nothing is simulated yet.
 absl::Status Simulation::Setup() {
+  if (options_.window_start.us < 0 || options_.window_end.us < 0 ||
+      (options_.window_end.us > 0 && options_.window_end.us <= options_.window_start.us)) {
+    return absl::InvalidArgumentError("metrics window: must be START..END with 0 <= START < END (END 0: the end of the run)");
+  }
   if (options_.stall_window.us <= 0) {
     return absl::InvalidArgumentError("stall window: must be positive (the no-progress detector is always on)");
   }

@@ -59,6 +59,10 @@ Table Overview(const SimulationResult& r) {
   // Only when --round-fractional up changed something, so other runs keep their bytes.
   if (r.rounded_jobs > 0)
     t.rows.insert(t.rows.begin() + 1, {"  of which with fractional GPUs rounded up", Count(r.rounded_jobs)});
+  // Likewise the metrics window, when one is set.
+  if (r.window_start_s > 0 || r.window_end_s > 0)
+    t.rows.insert(t.rows.begin(), {"metrics window (h)", r.window_end_s > 0 ? fmt::format("{}..{}", Hours(r.window_start_s / 3600.0), Hours(r.window_end_s / 3600.0))
+                                                                          : fmt::format("{}..end", Hours(r.window_start_s / 3600.0))});
   // Likewise jobs admitted by quota that no node can take (the load-time warnings name them).
   if (r.fit_no_node > 0) {
     const auto after = std::find_if(t.rows.begin(), t.rows.end(), [](const auto& row) {

@@ -26,7 +26,8 @@ constexpr OptionSpec kOptions[] = {{"trace", true},         {"faults", true},   
                                    {"report", true},        {"compare", false},       {"buckets", true},
                                    {"horizon", true},       {"eviction-delay", true}, {"stall-window", true},
                                    {"checkpoint-interval", true}, {"pod-startup", true}, {"quiet", false},
-                                   {"round-fractional", true}, {"jobs-out", true}};
+                                   {"round-fractional", true}, {"jobs-out", true}, {"window", true},
+                                   {"warmup", true}};
 
 // Exit status of a run stopped as a livelock (any run, with --compare); its output is complete.
 constexpr int kLivelockStatus = 3;
@@ -75,6 +76,31 @@ bool DurationOption(const Args& args, std::string_view name, int64_t min_us, Dur
   absl::StatusOr<Duration> d = sim::ParseDurationText(*text);
   if (!d.ok() || d->us < min_us) return false;
   *out = *d;
+  return true;
+}
+
+// Reads `--window START..END` (END may be empty: the end of the run) and `--warmup START`, its
+// short form, into `options`. False on a malformed or empty window.
+bool WindowOption(const Args& args, sim::SimulationOptions* options) {
+  const std::optional<std::string> window = args.Value("window"), warmup = args.Value("warmup");
+  if (window && warmup) return false;
+  if (warmup) {
+    absl::StatusOr<Duration> d = sim::ParseDurationText(*warmup);
+    if (!d.ok() || d->us < 0) return false;
+    options->window_start = *d;
+    return true;
+  }
+  if (!window) return true;
+  const size_t dots = window->find("..");
+  if (dots == std::string::npos) return false;
+  absl::StatusOr<Duration> start = sim::ParseDurationText(window->substr(0, dots));
+  if (!start.ok() || start->us < 0) return false;
+  options->window_start = *start;
+  const std::string end_text = window->substr(dots + 2);
+  if (end_text.empty()) return true;
+  absl::StatusOr<Duration> end = sim::ParseDurationText(end_text);
+  if (!end.ok() || end->us <= start->us) return false;
+  options->window_end = *end;
   return true;
 }
 
@@ -148,6 +174,10 @@ int RunSimulate(std::span<const std::string> argv) {
                                   *args->Value("checkpoint-interval")));
   }
 
+  if (!WindowOption(*args, &options)) {
+    return UsageError(kSimulateCommand, "--window is START..END (END > START, or empty: the end of the run), "
+                                        "--warmup is a duration >= 0, and only one of them may be given");
+  }
   if (!PodStartupOption(*args, &options)) {
     return UsageError(kSimulateCommand,
                       fmt::format("--pod-startup \"{}\" is not DURATION or FLAVOR=DURATION[,...] with durations >= 0",
@@ -250,7 +280,8 @@ const Command kSimulateCommand = {
                    [--report FILE.html] [--buckets N] [--horizon DURATION]
                    [--eviction-delay DURATION] [--stall-window DURATION]
                    [--checkpoint-interval DURATION] [--pod-startup SPEC]
-                   [--round-fractional up] [--jobs-out FILE.csv] [--quiet]
+                   [--round-fractional up] [--jobs-out FILE.csv]
+                   [--window START..END | --warmup DURATION] [--quiet]
        qm simulate --compare CLUSTER_A CLUSTER_B ... --trace TRACE [options]
 
 Runs the jobs of TRACE on the cluster in virtual time, through the same engine a
@@ -311,6 +342,12 @@ Options:
   --jobs-out FILE.csv  write one row per job (per run with --compare): submit, first
                       admission, start, end, wait, flavors, nodes, preemptions,
                       evictions, work lost and final state (docs/simulate-output.md)
+  --window START..END figures over this part of the run only: utilization, resource-
+                      hours, Jain's index and unplaced hours over [START, END); job
+                      counts, waits, completion times and preemptions of the jobs
+                      submitted in it. END empty (30d..) = the end of the run. The run,
+                      its time series and the event counters are unchanged.
+  --warmup DURATION   the same as --window DURATION..
   --round-fractional up
                       round fractional extended resources (nvidia.com/gpu=0.5)
                       in TRACE up to whole units; without it they are an error,

@@ -207,6 +207,9 @@ struct SimulationResult {
   /// Load-time warnings, one per job shape that fits no node ("jobs.csv:14: job-14 and 3 more jobs
   /// of its shape: ..."), in trace order.
   std::vector<std::string> warnings;
+  /// The metrics window in seconds (`SimulationOptions::window_start/end`); end 0 = end of run.
+  double window_start_s = 0;
+  double window_end_s = 0;
   /// Per trace job, in trace order (by submit time, then row); empty unless `record_jobs`.
   std::vector<JobOutcome> jobs_out;
   int64_t preemptions = 0;

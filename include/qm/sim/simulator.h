@@ -118,6 +118,13 @@ struct SimulationOptions {
   /// placed at all, is evicted with reason PodsReadyTimeout (docs/simulate.md §Pod start-up).
   std::vector<std::pair<std::string, Duration>> pod_startup;
   Duration pod_startup_default;
+  /// The metrics window (docs/simulate.md §Metrics window): figures integrated over time
+  /// (utilization, resource-hours, Jain's index, unplaced hours) cover only [window_start,
+  /// window_end), and job figures (counts, waits, completion times, preemptions) only the jobs
+  /// submitted in it. The run itself, its time series and its event counters are unchanged.
+  /// window_end 0 = the end of the run. The default covers the whole run.
+  Duration window_start;
+  Duration window_end;
   /// Keep one `JobOutcome` per trace job in `SimulationResult::jobs` (`qm simulate --jobs-out`).
   bool record_jobs = false;
   /// Records kept in `SimulationResult::preemption_log` (the counters are complete regardless).
