@@ -168,7 +168,7 @@ PriorityClassSpec ReadPriorityClass(const Cursor& c, const ObjectHeader& h) {
 // object (`spec.queueName`), which the error names anyway.
 // Kueue's `Configuration` (config.kueue.x-k8s.io/v1beta1 or v1beta2): the fields that change
 // decisions, and our antiThrash block.
-void ReadConfiguration(const Cursor& c, ConfigurationDoc* out) {
+void ReadConfiguration(const Cursor& c, std::string_view api_version, ConfigurationDoc* out) {
   LoadContext& ctx = c.ctx();
   ctx.set_object("Configuration");
   if (!out->source.empty()) {
@@ -179,6 +179,16 @@ void ReadConfiguration(const Cursor& c, ConfigurationDoc* out) {
   if (const Cursor fs = c["fairSharing"]; fs.present()) {
     FairSharingConfig config;
     ReadFairSharing(fs, &config);
+    // v1beta1 has `enable` (default false); v1beta2 dropped it: there the block's presence turns
+    // fair sharing on. An explicit false there would be silently contradicted, so it is refused.
+    if (api_version.ends_with("/v1beta2")) {
+      if (fs.Has("enable") && !config.enabled) {
+        fs["enable"].Fail("v1beta2 has no fairSharing.enable: fair sharing is on when fairSharing is present "
+                          "(remove the block to turn it off)");
+        return;
+      }
+      config.enabled = true;
+    }
     out->fair_sharing = config;
   }
   if (const Cursor gates = c["featureGates"]; gates.present()) {
@@ -224,7 +234,7 @@ void ReadOne(const Cursor& at, std::vector<ManifestObject>* objects,
                        "configuration in its config: block");
       return;
     }
-    ReadConfiguration(c, configuration);
+    ReadConfiguration(c, api_version, configuration);
     return;
   }
   if (nodes != nullptr && kind == kNodeKind.kind && (api_version.empty() || api_version == "v1")) {

@@ -20,6 +20,29 @@ std::string ManifestError(const std::string& yaml) {
 
 const std::string kConfiguration = "apiVersion: config.kueue.x-k8s.io/v1beta1\nkind: Configuration\n";
 
+TEST_CASE("Configuration: v1beta2 turns fair sharing on by the fairSharing block's presence", "[io][manifest]") {
+  const std::string v1beta2 = "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n";
+  // Kueue's v1beta2 FairSharing has no `enable`: the block alone enables it.
+  absl::StatusOr<Manifest> m =
+      ReadManifestString(v1beta2 + "fairSharing: {preemptionStrategies: [LessThanInitialShare]}\n", "cluster.yaml");
+  REQUIRE(m.ok());
+  REQUIRE(m->fair_sharing.has_value());
+  CHECK(m->fair_sharing->enabled);
+  m = ReadManifestString(v1beta2 + "fairSharing: {}\n", "cluster.yaml");
+  REQUIRE(m.ok());
+  CHECK(m->fair_sharing->enabled);
+  m = ReadManifestString(v1beta2 + "featureGates: {PrioritizePreemptorWorkloads: true}\n", "cluster.yaml");
+  REQUIRE(m.ok());
+  CHECK_FALSE(m->fair_sharing.has_value());
+  CHECK(ManifestError(v1beta2 + "fairSharing: {enable: false}\n") ==
+        "cluster.yaml:3: Configuration: fairSharing.enable: v1beta2 has no fairSharing.enable: fair sharing is on "
+        "when fairSharing is present (remove the block to turn it off)");
+  // v1beta1 keeps its `enable`, default false.
+  m = ReadManifestString(kConfiguration + "fairSharing: {preemptionStrategies: [LessThanInitialShare]}\n", "cluster.yaml");
+  REQUIRE(m.ok());
+  CHECK_FALSE(m->fair_sharing->enabled);
+}
+
 TEST_CASE("Configuration: fair sharing, feature gates and every antiThrash field are read", "[io][manifest][thrash]") {
   const absl::StatusOr<Manifest> m = ReadManifestString(
       kConfiguration +
