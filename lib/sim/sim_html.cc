@@ -15,6 +15,7 @@
 #include "fmt/format.h"
 #include "qm/sim/sim_result.h"
 #include "sim/sim_format.h"
+#include "sim/sim_html_overlay.h"
 #include "sim/svg_chart.h"
 #include "sim/table.h"
 
@@ -244,7 +245,8 @@ std::string WaitCdfChart(const SimulationResult& r, const std::string& id) {
       .title = left_out ? fmt::format("Wait-time CDF per team and priority class, {} (the {} largest; {} not "
                                       "shown)", what, kTopSeries, left_out)
                         : fmt::format("Wait-time CDF per team and priority class, {}", what),
-      .x_label = "wait from submission to first admission (or to the end of the run)", .series = {}};
+      .x_label = "wait from submission to first admission (or to the end of the run)", .series = {},
+      .log_x = true};
   for (size_t i = 0; i < groups.size(); ++i) {
     const GroupSummary& g = *groups[i];
     chart.series.push_back({fmt::format("{} / {}", g.team.empty() ? g.cluster_queue : g.team,
@@ -407,6 +409,9 @@ std::string RenderHtmlReport(std::span<const SimulationResult> runs) {
                          i + 1);
     }
     out += TableHtml(tables.front(), "");
+    std::vector<std::string> names;
+    for (size_t i = 0; i < runs.size(); ++i) names.push_back(RunName(runs[i], i));
+    out += internal::ComparisonOverlayCharts(runs, names);
     out += fmt::format("<details><summary>{} more tables by ClusterQueue, priority class and flavor"
                        "</summary>\n", tables.size() - 1);
     for (size_t t = 1; t < tables.size(); ++t) out += TableHtml(tables[t], "");

@@ -34,23 +34,41 @@ constexpr const char* kPalette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", 
 
 std::string Px(double v) { return Fixed(v, 1); }
 
-// The first `kLegendChars` code points of `name`, with an ellipsis when cut.
-std::string Shorten(std::string_view name, size_t max_chars = kLegendChars) {
-  size_t points = 0;
-  for (size_t i = 0; i < name.size(); ++i) {
-    if ((static_cast<unsigned char>(name[i]) & 0xC0) == 0x80) continue;
-    if (points + 1 == max_chars) {
-      size_t rest = 0;
-      for (size_t j = i; j < name.size(); ++j) {
-        if ((static_cast<unsigned char>(name[j]) & 0xC0) != 0x80) ++rest;
+// `name` in lines of at most `max_chars` code points, broken after a `-`, `/`, `.`, `_` or space
+// where one falls in the second half of a line, else cut: names are never shortened, since
+// "hyperpod-ns-training-cl…" hides which team is which.
+std::vector<std::string> Wrap(std::string_view name, size_t max_chars = kLegendChars) {
+  std::vector<std::string> lines;
+  while (!name.empty()) {
+    size_t points = 0, cut = name.size(), last_break = std::string_view::npos;
+    for (size_t i = 0; i < name.size(); ++i) {
+      if ((static_cast<unsigned char>(name[i]) & 0xC0) == 0x80) continue;
+      if (points == max_chars) {
+        cut = i;
+        break;
       }
-      if (rest > 1) return std::string(name.substr(0, i)) + "\u2026";
-      return std::string(name);
+      ++points;
+      if (points > max_chars / 2 && std::string_view("-/._ ").find(name[i]) != std::string_view::npos) last_break = i + 1;
     }
-    ++points;
+    if (cut < name.size() && last_break != std::string_view::npos) cut = last_break;
+    lines.emplace_back(name.substr(0, cut));
+    name.remove_prefix(cut);
   }
-  return std::string(name);
+  if (lines.empty()) lines.emplace_back();
+  return lines;
 }
+
+// The lines a legend of these names takes.
+size_t LegendLines(const std::vector<std::pair<std::string, std::string>>& entries) {
+  size_t lines = 0;
+  for (const auto& [name, color] : entries) lines += Wrap(name).size();
+  return lines;
+}
+
+// Tick marks of a logarithmic time axis: seconds and their labels.
+constexpr std::pair<double, const char*> kLogTicks[] = {
+    {1, "\u22641s"}, {10, "10s"}, {60, "1min"}, {600, "10min"}, {3600, "1h"}, {36000, "10h"},
+    {86400, "1d"}, {864000, "10d"}, {8640000, "100d"}, {86400000, "1000d"}};
 
 // Evenly spaced "nice" tick values (1, 2 or 5 × 10^k apart) covering [0, max]; the axis then runs
 // to the last tick. `decimals` is what the step needs to print exactly.
@@ -93,16 +111,35 @@ TimeUnit UnitFor(double seconds) {
 class Canvas {
  public:
   // x values are in seconds, their ticks in `x_unit`s; y values as they are.
-  Canvas(double x_max, TimeUnit x_unit, double y_max, size_t legend_entries)
-      : x_unit_(x_unit), x_ticks_(NiceTicks(x_max / x_unit.seconds)), y_ticks_(NiceTicks(y_max)) {
-    height_ = std::max(kMinHeight, kPlotTop + kLegendRow * static_cast<double>(legend_entries) + 24);
+  // `legend_lines` sizes the height; `plot_left` leaves room for long row labels (timelines).
+  Canvas(double x_max, TimeUnit x_unit, double y_max, size_t legend_lines, double plot_left = kPlotLeft)
+      : x_unit_(x_unit), x_ticks_(NiceTicks(x_max / x_unit.seconds)), y_ticks_(NiceTicks(y_max)),
+        plot_left_(plot_left) {
+    height_ = std::max(kMinHeight, kPlotTop + kLegendRow * static_cast<double>(legend_lines) + 24);
     bottom_ = height_ - kAxisSpace;
+  }
+  // A logarithmic time axis from 1 s (shorter times sit on its left edge) to the first tick at or
+  // above `x_max` seconds.
+  static Canvas LogTime(double x_max, double y_max, size_t legend_lines) {
+    Canvas c(1, TimeUnit{"log scale", 1}, y_max, legend_lines);
+    c.log_top_ = 10;
+    for (const auto& [seconds, label] : kLogTicks) {
+      c.log_top_ = seconds;
+      if (seconds >= x_max) break;
+    }
+    c.log_top_ = std::max(c.log_top_, 10.0);
+    return c;
   }
 
   double X(double v) const {
-    const double x = kPlotLeft + v / x_unit_.seconds / x_ticks_.top * (kPlotRight - kPlotLeft);
-    return std::clamp(x, kPlotLeft, kPlotRight);
+    if (log_top_ > 0) {
+      const double x = plot_left_ + std::log10(std::max(v, 1.0)) / std::log10(log_top_) * (kPlotRight - plot_left_);
+      return std::clamp(x, plot_left_, kPlotRight);
+    }
+    const double x = plot_left_ + v / x_unit_.seconds / x_ticks_.top * (kPlotRight - plot_left_);
+    return std::clamp(x, plot_left_, kPlotRight);
   }
+  double left() const { return plot_left_; }
   double Y(double v) const {
     const double y = bottom_ - v / y_ticks_.top * (bottom_ - kPlotTop);
     return std::clamp(y, kPlotTop, bottom_);
@@ -117,14 +154,22 @@ class Canvas {
         "height=\"{3}\" role=\"img\" aria-label=\"{1}\">\n"
         "<rect class=\"plot-bg\" x=\"{4}\" y=\"{5}\" width=\"{6}\" height=\"{7}\" fill=\"#ffffff\" "
         "stroke=\"#cccccc\"/>\n",
-        HtmlEscape(id), HtmlEscape(title), Px(kWidth), Px(height_), Px(kPlotLeft), Px(kPlotTop),
-        Px(kPlotRight - kPlotLeft), Px(bottom_ - kPlotTop));
+        HtmlEscape(id), HtmlEscape(title), Px(kWidth), Px(height_), Px(plot_left_), Px(kPlotTop),
+        Px(kPlotRight - plot_left_), Px(bottom_ - kPlotTop));
   }
 
   // Gridlines, ticks, tick labels and axis titles; "(unit)" is appended to `x_title`.
   std::string Axes(std::string_view x_title, std::string_view y_title, bool y_ticks = true) const {
     std::string out = "<g class=\"axes\" font-size=\"11\" fill=\"#333333\">\n";
-    for (double v : x_ticks_.values) {
+    for (const auto& [seconds, label] : kLogTicks) {
+      if (log_top_ <= 0 || seconds > log_top_) break;
+      const double x = X(seconds);
+      out += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#eeeeee\"/>"
+                         "<line x1=\"{0}\" y1=\"{2}\" x2=\"{0}\" y2=\"{3}\" stroke=\"#333333\"/>"
+                         "<text x=\"{0}\" y=\"{4}\" text-anchor=\"middle\">{5}</text>\n",
+                         Px(x), Px(kPlotTop), Px(bottom_), Px(bottom_ + 5), Px(bottom_ + 17), label);
+    }
+    for (double v : log_top_ > 0 ? std::vector<double>{} : x_ticks_.values) {
       const double x = X(v * x_unit_.seconds);
       out += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#eeeeee\"/>"
                          "<line x1=\"{0}\" y1=\"{2}\" x2=\"{0}\" y2=\"{3}\" stroke=\"#333333\"/>"
@@ -138,15 +183,15 @@ class Canvas {
         out += fmt::format("<line x1=\"{0}\" y1=\"{2}\" x2=\"{1}\" y2=\"{2}\" stroke=\"#eeeeee\"/>"
                            "<line x1=\"{3}\" y1=\"{2}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#333333\"/>"
                            "<text x=\"{4}\" y=\"{5}\" text-anchor=\"end\">{6}</text>\n",
-                           Px(kPlotLeft), Px(kPlotRight), Px(y), Px(kPlotLeft - 5),
-                           Px(kPlotLeft - 8), Px(y + 4), Fixed(v, y_ticks_.decimals));
+                           Px(plot_left_), Px(kPlotRight), Px(y), Px(plot_left_ - 5),
+                           Px(plot_left_ - 8), Px(y + 4), Fixed(v, y_ticks_.decimals));
       }
     }
     out += fmt::format(
         "<line x1=\"{0}\" y1=\"{2}\" x2=\"{1}\" y2=\"{2}\" stroke=\"#333333\"/>"
         "<line x1=\"{0}\" y1=\"{3}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#333333\"/>\n"
         "<text x=\"{4}\" y=\"{5}\" text-anchor=\"middle\">{6} ({7})</text>\n",
-        Px(kPlotLeft), Px(kPlotRight), Px(bottom_), Px(kPlotTop), Px((kPlotLeft + kPlotRight) / 2),
+        Px(plot_left_), Px(kPlotRight), Px(bottom_), Px(kPlotTop), Px((plot_left_ + kPlotRight) / 2),
         Px(bottom_ + 36), HtmlEscape(x_title), x_unit_.name);
     if (!y_title.empty()) {
       out += fmt::format("<text x=\"14\" y=\"{0}\" text-anchor=\"middle\" "
@@ -161,9 +206,12 @@ class Canvas {
   static std::string Legend(const std::vector<std::pair<std::string, std::string>>& entries,
                             bool dashed_last = false) {
     std::string out = "<g class=\"legend\" font-size=\"12\" fill=\"#222222\">\n";
+    size_t line = 0;  // long names take several lines
     for (size_t i = 0; i < entries.size(); ++i) {
-      const double y = kPlotTop + kLegendRow * static_cast<double>(i);
+      const double y = kPlotTop + kLegendRow * static_cast<double>(line);
       const auto& [name, color] = entries[i];
+      const std::vector<std::string> lines = Wrap(name);
+      line += lines.size();
       if (dashed_last && i + 1 == entries.size()) {
         out += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"{3}\" "
                            "stroke-width=\"2\" stroke-dasharray=\"4 3\"/>",
@@ -172,9 +220,12 @@ class Canvas {
         out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{}\"/>",
                            Px(kLegendLeft), Px(y), color);
       }
-      out += fmt::format("<text x=\"{}\" y=\"{}\"><title>{}</title>{}</text>\n",
-                         Px(kLegendLeft + 18), Px(y + 10), HtmlEscape(name),
-                         HtmlEscape(Shorten(name)));
+      out += fmt::format("<text x=\"{}\" y=\"{}\"><title>{}</title>", Px(kLegendLeft + 18), Px(y + 10),
+                         HtmlEscape(name));
+      for (size_t k = 0; k < lines.size(); ++k)
+        out += fmt::format("<tspan x=\"{}\" dy=\"{}\">{}</tspan>", Px(kLegendLeft + 18), k == 0 ? "0" : Px(kLegendRow),
+                           HtmlEscape(lines[k]));
+      out += "</text>\n";
     }
     out += "</g>\n";
     return out;
@@ -186,6 +237,8 @@ class Canvas {
   TimeUnit x_unit_;
   Ticks x_ticks_;
   Ticks y_ticks_;
+  double plot_left_ = kPlotLeft;
+  double log_top_ = 0;  // > 0: a logarithmic time axis from 1 s to this many seconds
   double height_ = kMinHeight;
   double bottom_ = kMinHeight - kAxisSpace;
 };
@@ -257,7 +310,7 @@ std::string RenderStepChart(const StepChart& chart) {
   for (const ChartSeries& s : chart.series) legend.emplace_back(s.name, s.color);
   if (has_reference) legend.emplace_back(chart.reference.name, chart.reference.color);
 
-  const Canvas c(edges.back(), UnitFor(edges.back()), y_max, legend.size());
+  const Canvas c(edges.back(), UnitFor(edges.back()), y_max, LegendLines(legend));
   std::string out = c.Open(chart.id, chart.title);
   out += c.Axes("time since the first submission", chart.y_label);
   out += "<g class=\"marks\">\n";
@@ -303,7 +356,8 @@ std::string RenderCdfChart(const CdfChart& chart) {
   }
   std::vector<std::pair<std::string, std::string>> legend;
   for (const ChartSeries& s : chart.series) legend.emplace_back(s.name, s.color);
-  const Canvas c(x_max, UnitFor(x_max), 100, legend.size());
+  const Canvas c = chart.log_x ? Canvas::LogTime(x_max, 100, LegendLines(legend))
+                               : Canvas(x_max, UnitFor(x_max), 100, LegendLines(legend));
   std::string out = c.Open(chart.id, chart.title);
   out += c.Axes(chart.x_label, "jobs waiting at most this long (%)");
   out += "<g class=\"marks\">\n";
@@ -331,16 +385,26 @@ std::string RenderTimelineChart(const TimelineChart& chart) {
   for (size_t i = 0; i < chart.kinds.size(); ++i) legend.emplace_back(chart.kinds[i], PaletteColor(i));
   // The y axis holds one band per row; the canvas's y scale runs over [0, rows].
   const double rows = static_cast<double>(std::max<size_t>(chart.rows.size(), 1));
-  const Canvas c(chart.end_s, UnitFor(chart.end_s), rows, std::max(legend.size(), chart.rows.size()));
+  // Row labels are written in full: the plot starts right of the longest (about 6.5 px a
+  // character at 11 px), up to a third of the width; longer ones wrap within their band.
+  size_t longest = 0;
+  for (const std::string& row : chart.rows) longest = std::max(longest, row.size());
+  const double left = std::clamp(12 + 6.5 * static_cast<double>(longest), kPlotLeft, 300.0);
+  const size_t row_chars = static_cast<size_t>((left - 12) / 6.5);
+  const Canvas c(chart.end_s, UnitFor(chart.end_s), rows, std::max(LegendLines(legend), chart.rows.size()), left);
   std::string out = c.Open(chart.id, chart.title);
   out += c.Axes("time since the first submission", "", /*y_ticks=*/false);
   const double band = (c.bottom() - kPlotTop) / rows;
   out += "<g class=\"rows\" font-size=\"11\" fill=\"#333333\">\n";
   for (size_t r = 0; r < chart.rows.size(); ++r) {
-    const double y = kPlotTop + band * (static_cast<double>(r) + 0.5);
-    out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\"><title>{}</title>{}</text>\n",
-                       Px(kPlotLeft - 4), Px(y + 4), HtmlEscape(chart.rows[r]),
-                       HtmlEscape(Shorten(chart.rows[r], 11)));
+    const std::vector<std::string> lines = Wrap(chart.rows[r], row_chars);
+    const double y = kPlotTop + band * (static_cast<double>(r) + 0.5) - 6.5 * static_cast<double>(lines.size() - 1);
+    out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\"><title>{}</title>", Px(left - 4), Px(y + 4),
+                       HtmlEscape(chart.rows[r]));
+    for (size_t k = 0; k < lines.size(); ++k)
+      out += fmt::format("<tspan x=\"{}\" dy=\"{}\">{}</tspan>", Px(left - 4), k == 0 ? "0" : "13",
+                         HtmlEscape(lines[k]));
+    out += "</text>\n";
   }
   out += "</g>\n<g class=\"marks\">\n";
   // Same pixel, row and kind: drawn once (10,000 records would otherwise weigh ~0.6 MB).

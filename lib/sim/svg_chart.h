@@ -2,7 +2,8 @@
 // or lines), CDF step charts and a timeline of marks.
 //
 // Each chart is a `<figure class="chart">` holding a caption and one inline `<svg>` with axes,
-// ticks, tick labels, axis titles and a legend. Coordinates are rounded to 0.1 px so a 120-bucket
+// ticks, tick labels, axis titles and a legend (long names wrap onto more lines; none is cut).
+// Coordinates are rounded to 0.1 px so a 120-bucket
 // chart stays a few tens of KB; every name is HTML-escaped. Colours come from a fixed palette by
 // position, so equal inputs give equal bytes.
 #ifndef QM_LIB_SIM_SVG_CHART_H_
@@ -50,8 +51,11 @@ std::string RenderStepChart(const StepChart& chart);
 struct CdfChart {
   std::string id;
   std::string title;
-  std::string x_label;  ///< "wait" → "wait (min)"
+  std::string x_label;  ///< "wait" → "wait (min)", or "wait (log scale)" with `log_x`
   std::vector<ChartSeries> series;
+  /// A logarithmic time axis (ticks 1 s, 10 s, 1 min, ..., 1000 d; shorter times on its left
+  /// edge): waits spread over seconds to weeks, and on a linear month every curve hugs 0.
+  bool log_x = false;
 };
 std::string RenderCdfChart(const CdfChart& chart);
 

@@ -4,7 +4,8 @@
 // Two runs compared: one with preemptions over 12 queues (more than a legend shows by name), stopped
 // as a livelock (its banner and diagnosis), one without preemptions; 3 resources each. Charts: run 1
 // has 3 utilization + pending + CDF + timeline + preemptor → victim pairs + share + Jain = 9, run 2
-// the same without the timeline and the pairs = 7; 16 in all.
+// the same without the timeline and the pairs = 7; the comparison overlays the runs on 6 team wait
+// CDFs, accelerators held and preemptions so far = 8; 24 in all.
 #include <cstdio>
 #include <fstream>
 #include <vector>

@@ -1,12 +1,16 @@
 #!/usr/bin/python3
 """Opens a `qm simulate --report` HTML file in headless Chromium and checks it is drawn.
 
-Usage: report_in_chromium.py REPORT.html [--charts N] [--screenshot OUT.png] [--chromium PATH]
+Usage: report_in_chromium.py REPORT.html [--charts N] [--overlay-runs N] [--screenshot OUT.png]
+                             [--chromium PATH]
 
 Checks:
   DOM (chromium --dump-dom): every <figure class="chart"> holds one <svg> with drawn marks
   (<path> with data, <rect> or <polyline>) inside its <g class="marks">; --charts N, when given,
-  is the exact number of charts; at least one <table> with rows.
+  is the exact number of charts; at least one <table> with rows. With --overlay-runs N (a comparison
+  of N runs), the page has overlay charts (id overlay-*: wait CDFs per team, accelerators held,
+  preemptions so far), each drawing at least one line per run, one per colour of the palette's
+  first N, and the wait CDFs have the logarithmic time axis (a "1h" or "10min" tick label).
   Screenshot (chromium --screenshot, 1280x2400): the PNG is decoded here (zlib, scanline filters)
   and must not be blank: enough non-white pixels, many distinct colours, and the fill colours the
   chart marks use must appear as pixels (so the charts were painted, not just parsed).
@@ -60,7 +64,7 @@ class ReportDom(html.parser.HTMLParser):
 
     def __init__(self):
         super().__init__()
-        self.charts = []  # per figure: {"id", "svgs", "marks", "fills"}
+        self.charts = []  # per figure: {"id", "svgs", "marks", "fills", "strokes", "texts"}
         self.tables = 0
         self.table_rows = 0
         self._stack = []
@@ -70,7 +74,8 @@ class ReportDom(html.parser.HTMLParser):
         a = dict(attrs)
         self._stack.append(tag)
         if tag == "figure" and "chart" in (a.get("class") or "").split():
-            self.charts.append({"id": a.get("id", "?"), "svgs": 0, "marks": 0, "fills": set()})
+            self.charts.append({"id": a.get("id", "?"), "svgs": 0, "marks": 0, "fills": set(),
+                                "strokes": set(), "texts": []})
         elif not self.charts or "figure" not in self._stack:
             pass
         elif tag == "svg":
@@ -84,10 +89,17 @@ class ReportDom(html.parser.HTMLParser):
             fill = (a.get("fill") or "").lower()
             if re.fullmatch(r"#[0-9a-f]{6}", fill):
                 self.charts[-1]["fills"].add(fill)
+            stroke = (a.get("stroke") or "").lower()
+            if tag == "path" and re.fullmatch(r"#[0-9a-f]{6}", stroke):
+                self.charts[-1]["strokes"].add(stroke)
         if tag == "table":
             self.tables += 1
         elif tag == "tr":
             self.table_rows += 1
+
+    def handle_data(self, data):
+        if self.charts and "figure" in self._stack and "text" in self._stack:
+            self.charts[-1]["texts"].append(data.strip())
 
     def handle_startendtag(self, tag, attrs):
         self.handle_starttag(tag, attrs)
@@ -157,10 +169,37 @@ def decode_png(data):
     return width, height, channels, rows
 
 
-def check_dom(dom, expected_charts):
+def check_overlays(parser, runs):
+    problems = []
+    overlays = [c for c in parser.charts if c["id"].startswith("overlay-")]
+    ids = [c["id"] for c in overlays]
+    for wanted in ("overlay-wait-cdf-1", "overlay-accelerators", "overlay-preemptions"):
+        if wanted not in ids:
+            problems.append("the comparison has no %s chart" % wanted)
+    complete_cdfs = 0
+    for chart in overlays:
+        cdf = chart["id"].startswith("overlay-wait-cdf")
+        # A team may be missing from some runs (a policy's own queues): its CDF has fewer lines.
+        if cdf:
+            complete_cdfs += chart["marks"] >= runs and len(chart["strokes"]) >= runs
+            if chart["marks"] == 0:
+                problems.append("overlay chart %s draws no line" % chart["id"])
+        elif chart["marks"] < runs or len(chart["strokes"]) < runs:
+            problems.append("overlay chart %s draws %d lines in %d colours for %d runs"
+                            % (chart["id"], chart["marks"], len(chart["strokes"]), runs))
+        if cdf and not {"1h", "10min", "1min"} & set(chart["texts"]):
+            problems.append("overlay chart %s has no logarithmic time axis" % chart["id"])
+    if overlays and complete_cdfs == 0:
+        problems.append("no overlay wait CDF draws a line for each of the %d runs" % runs)
+    return problems
+
+
+def check_dom(dom, expected_charts, overlay_runs=None):
     problems = []
     parser = ReportDom()
     parser.feed(dom)
+    if overlay_runs:
+        problems += check_overlays(parser, overlay_runs)
     if expected_charts is not None and len(parser.charts) != expected_charts:
         problems.append("expected %d charts, the page has %d" % (expected_charts, len(parser.charts)))
     if not parser.charts:
@@ -214,6 +253,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("report")
     ap.add_argument("--charts", type=int, help="exact number of charts expected")
+    ap.add_argument("--overlay-runs", type=int, help="a comparison of this many runs: check its overlay charts")
     ap.add_argument("--screenshot", help="keep the screenshot here")
     ap.add_argument("--chromium", help="browser binary (default: chromium on PATH)")
     args = ap.parse_args()
@@ -241,7 +281,7 @@ def main():
         except (RuntimeError, OSError, subprocess.TimeoutExpired) as e:
             print("error: %s" % e)
             return 2
-        problems, parser, fills = check_dom(dom, args.charts)
+        problems, parser, fills = check_dom(dom, args.charts, args.overlay_runs)
         image_problems, stats = check_image(png, fills)
         problems += image_problems
     print("%s: %d charts, %d tables (%d rows); screenshot %.1f%% non-white, %d colours, "
