@@ -1,5 +1,5 @@
-// `qm trace generate|stats`: synthetic workload traces for `qm simulate`, and what a trace holds
-// (docs/trace-format.md).
+// `qm trace generate|stats|import`: synthetic workload traces for `qm simulate`, what a trace holds
+// (docs/trace-format.md), and traces imported from public GPU-cluster traces (docs/trace-import.md).
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
@@ -18,6 +18,7 @@
 #include "qm/core/quantity.h"
 #include "qm/text/time_text.h"
 #include "qm/sim/trace.h"
+#include "qm/sim/trace_import.h"
 
 namespace qm::cli {
 namespace {
@@ -30,6 +31,9 @@ constexpr OptionSpec kGenerateOptions[] = {
     {"gpus-per-pod", true}, {"median-duration", true}, {"min-duration", true},   {"max-duration", true},
     {"duration-sigma", true}, {"priority-mix", true}, {"output", true}};
 constexpr OptionSpec kStatsOptions[] = {{"output", true}, {"round-fractional", true}};
+constexpr OptionSpec kImportOptions[] = {{"format", true},       {"output", true},       {"nodes-out", true},
+                                         {"gpu-resource", true}, {"model-label", true},  {"owner-column", true},
+                                         {"owner", true},        {"running", true},      {"gpu-only", false}};
 
 bool ParseInt(const std::string& text, int64_t* out) {
   if (text.empty()) return false;
@@ -231,26 +235,86 @@ int Stats(std::span<const std::string> argv) {
   return 0;
 }
 
+// Applies the command line to `o`; returns the usage error, or "".
+std::string ImportOptions(const Args& args, sim::TraceImportOptions* o) {
+  if (const auto v = args.Value("gpu-resource")) o->gpu_resource = *v;
+  if (const auto v = args.Value("model-label")) o->model_label = *v;
+  if (const auto v = args.Value("owner")) o->owner = *v;
+  if (const auto v = args.Value("owner-column")) {
+    if (*v != "team" && *v != "namespace") return fmt::format("--owner-column: '{}' is not team or namespace", *v);
+    o->owner_as_namespace = *v == "namespace";
+  }
+  if (const auto v = args.Value("running")) {
+    if (*v != "keep" && *v != "skip") return fmt::format("--running: '{}' is not keep or skip", *v);
+    o->keep_running = *v == "keep";
+  }
+  o->gpu_only = args.Flag("gpu-only");
+  return "";
+}
+
+int Import(std::span<const std::string> argv) {
+  absl::StatusOr<Args> args = ParseArgs(argv, kImportOptions);
+  if (!args.ok()) return UsageError(kTraceCommand, std::string(args.status().message()));
+  if (args->help) {
+    std::cout << kTraceCommand.help;
+    return 0;
+  }
+  const std::optional<std::string> format_name = args->Value("format");
+  if (!format_name) return UsageError(kTraceCommand, "import needs --format (openb, pai2020, philly or helios)");
+  const std::optional<sim::TraceFormat> format = sim::ParseTraceFormat(*format_name);
+  if (!format) {
+    return UsageError(kTraceCommand, fmt::format("--format: unknown format '{}' (openb, pai2020, philly or helios)", *format_name));
+  }
+  if (args->positional.empty()) return UsageError(kTraceCommand, "import takes the trace's files");
+  sim::TraceImportOptions options;
+  if (std::string e = ImportOptions(*args, &options); !e.empty()) return UsageError(kTraceCommand, e);
+  absl::StatusOr<sim::ImportedTrace> imported = sim::ImportTraceFiles(*format, args->positional, options);
+  if (!imported.ok()) {
+    std::cerr << "qm trace: " << imported.status().message() << "\n";
+    return 2;
+  }
+  const std::optional<std::string> nodes_path = args->Value("nodes-out");
+  if (nodes_path && imported->nodes_yaml.empty()) {
+    std::cerr << "qm trace: --nodes-out: no node list among the inputs\n";
+    return 2;
+  }
+  // Everything is in memory before anything is written: a bad row leaves no partial file.
+  const std::string path = args->Value("output").value_or("");
+  if (!WriteOutput(path, imported->trace_csv)) {
+    std::cerr << "qm trace: cannot write '" << path << "'\n";
+    return 2;
+  }
+  if (nodes_path && !WriteOutput(*nodes_path, imported->nodes_yaml)) {
+    std::cerr << "qm trace: cannot write '" << *nodes_path << "'\n";
+    return 2;
+  }
+  std::cerr << sim::FormatTraceImportSummary(*format, imported->summary);
+  if (!nodes_path && !imported->nodes_yaml.empty()) std::cerr << "(give --nodes-out FILE to write the nodes)\n";
+  return 0;
+}
+
 int RunTrace(std::span<const std::string> argv) {
-  if (argv.empty()) return UsageError(kTraceCommand, "expected an action: generate or stats");
+  if (argv.empty()) return UsageError(kTraceCommand, "expected an action: generate, stats or import");
   const std::string& action = argv[0];
   const std::span<const std::string> rest = argv.subspan(1);
   if (action == "generate") return Generate(rest);
   if (action == "stats") return Stats(rest);
+  if (action == "import") return Import(rest);
   if (action == "-h" || action == "--help") {
     std::cout << kTraceCommand.help;
     return 0;
   }
-  return UsageError(kTraceCommand, fmt::format("unknown action '{}' (generate or stats)", action));
+  return UsageError(kTraceCommand, fmt::format("unknown action '{}' (generate, stats or import)", action));
 }
 
 }  // namespace
 
 const Command kTraceCommand = {
     "trace",
-    "Generate a synthetic workload trace, or summarise one",
+    "Generate a synthetic workload trace, summarise one, or import a public one",
     R"(Usage: qm trace generate [options] [--output FILE]
        qm trace stats FILE [--round-fractional up]
+       qm trace import --format FORMAT FILE... [options] [--output FILE] [--nodes-out FILE]
 
 Workload traces are what `qm simulate` replays: one job per CSV row, with its submit
 time, namespace or HyperPod team, queue, priority, pod sets and run time
@@ -266,6 +330,13 @@ stats     checks a trace, or a Kueue performance generator configuration (detect
           hours requested. Errors name the file, line and column. A fractional
           extended resource (nvidia.com/gpu=0.5) is an error, as in Kubernetes;
           --round-fractional up rounds it up and counts the jobs rounded.
+import    converts a public GPU-cluster trace to a trace (CSV) on stdout or --output,
+          and its machines, when it lists them, to Kubernetes Node objects
+          (--nodes-out). Rows that never ran, were cancelled while pending or still
+          ran at the trace's end are handled by fixed rules and counted; the counts
+          go to stderr. Time 0 is the earliest submit time in the input. A malformed
+          value is an error naming the file, line and column, and nothing is
+          written (docs/trace-import.md).
 
 Options of generate (defaults in brackets):
   --seed N                 random seed [1]
@@ -285,6 +356,29 @@ Options of generate (defaults in brackets):
   --priority-mix c=w,...   WorkloadPriorityClass names and their weights, e.g.
                            high=0.2,low=0.8 [no class]
   --output FILE            write to FILE instead of stdout
+
+Options of import:
+  --format F               openb      Alibaba cluster-trace-gpu-v2023: pod list CSV, and
+                                      node list CSV (sn, cpu_milli, ...)
+                           pai2020    Alibaba cluster-trace-gpu-v2020: pai_job_table.csv
+                                      and pai_task_table.csv; pai_machine_spec.csv (nodes)
+                                      and pai_group_tag_table.csv (GPU-model constraints)
+                           philly     Microsoft Philly: cluster_job_log (JSON), and
+                                      cluster_machine_list (nodes)
+                           helios     SenseTime Helios: a cluster's cluster_log.csv
+  --gpu-resource R         the GPU resource name [nvidia.com/gpu]
+  --model-label KEY        the node label holding the GPU model, used on nodes and in
+                           the node_affinity of jobs that ask for models
+                           [nvidia.com/gpu.product]
+  --owner-column C         write owners (PAI: user; Philly, Helios: virtual cluster) as
+                           HyperPod teams (team) or namespaces (namespace) [team]
+  --owner NAME             put every job under this team or namespace [the trace's;
+                           openb, which has none: default]
+  --running keep|skip      jobs still running at the trace's end: keep them with their
+                           run time cut at the trace's end, or skip them [keep]
+  --gpu-only               skip jobs that ask for no GPU
+  --output FILE            the trace [stdout]
+  --nodes-out FILE         the Node objects (formats with a machine list)
 
 Times are seconds (90, 1.5) or numbers with units d, h, m, s, ms (1h30m, 2.5h).
 

@@ -1,0 +1,238 @@
+// A pull reader for JSON text (import_json.h).
+#include "sim/import_json.h"
+
+#include <utility>
+
+#include "fmt/format.h"
+
+namespace qm::sim::internal {
+namespace {
+
+constexpr size_t kMaxDepth = 64;  // deeper nesting is no trace we know; it would only burn stack
+
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+void AppendUtf8(std::string& out, uint32_t cp) {
+  if (cp < 0x80) {
+    out.push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else if (cp < 0x10000) {
+    out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else {
+    out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
+bool IsScalarChar(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '+' ||
+         c == '.';
+}
+
+}  // namespace
+
+JsonReader::JsonReader(std::string_view text) : text_(text) {
+  if (text_.starts_with("\xEF\xBB\xBF")) pos_ = 3;
+}
+
+bool JsonReader::Fail(std::string message) {
+  if (error_.empty()) {
+    error_ = std::move(message);
+    error_line_ = line_;
+  }
+  pos_ = text_.size();
+  return false;
+}
+
+char JsonReader::Peek() {
+  while (pos_ < text_.size()) {
+    const char c = text_[pos_];
+    if (c == '\n') {
+      ++line_;
+    } else if (c != ' ' && c != '\t' && c != '\r') {
+      return c;
+    }
+    ++pos_;
+  }
+  return 0;
+}
+
+bool JsonReader::Begin(char open, const char* expected) {
+  if (Peek() != open) return Fail(expected);
+  if (started_.size() == kMaxDepth) return Fail("values are nested too deeply");
+  ++pos_;
+  started_.push_back(0);
+  return true;
+}
+
+bool JsonReader::BeginObject() { return Begin('{', "expected an object"); }
+
+bool JsonReader::BeginList() { return Begin('[', "expected a list"); }
+
+bool JsonReader::Continue(char close, bool* more) {
+  *more = false;
+  if (failed() || started_.empty()) return false;
+  const char c = Peek();
+  if (c == close) {
+    ++pos_;
+    started_.pop_back();
+    return true;
+  }
+  if (started_.back() != 0) {
+    if (c != ',') return Fail(fmt::format("expected ',' or '{}'", close));
+    ++pos_;
+  }
+  started_.back() = 1;
+  *more = true;
+  return true;
+}
+
+bool JsonReader::NextMember(std::string_view* key) {
+  bool more = false;
+  if (!Continue('}', &more) || !more) return false;
+  if (Peek() != '"') return Fail("expected a member name in quotes");
+  if (!ReadString(key)) return false;
+  if (Peek() != ':') return Fail("expected ':' after a member name");
+  ++pos_;
+  return true;
+}
+
+bool JsonReader::NextItem() {
+  bool more = false;
+  return Continue(']', &more) && more;
+}
+
+bool JsonReader::ReadString(std::string_view* out) {
+  ++pos_;  // the opening quote
+  const size_t begin = pos_;
+  while (pos_ < text_.size() && text_[pos_] != '"' && text_[pos_] != '\\' &&
+         static_cast<unsigned char>(text_[pos_]) >= 0x20) {
+    ++pos_;
+  }
+  if (pos_ < text_.size() && text_[pos_] == '"') {  // the common case: no escapes
+    *out = text_.substr(begin, pos_ - begin);
+    ++pos_;
+    return true;
+  }
+  unescaped_.assign(text_.substr(begin, pos_ - begin));
+  while (pos_ < text_.size()) {
+    const char c = text_[pos_++];
+    if (c == '"') {
+      *out = unescaped_;
+      return true;
+    }
+    if (static_cast<unsigned char>(c) < 0x20) return Fail("a control character inside a string");
+    if (c != '\\') {
+      unescaped_.push_back(c);
+      continue;
+    }
+    if (pos_ >= text_.size()) break;
+    const char e = text_[pos_++];
+    switch (e) {
+      case '"': case '\\': case '/': unescaped_.push_back(e); break;
+      case 'b': unescaped_.push_back('\b'); break;
+      case 'f': unescaped_.push_back('\f'); break;
+      case 'n': unescaped_.push_back('\n'); break;
+      case 'r': unescaped_.push_back('\r'); break;
+      case 't': unescaped_.push_back('\t'); break;
+      case 'u': {
+        auto hex4 = [&](uint32_t* v) {
+          if (pos_ + 4 > text_.size()) return false;
+          *v = 0;
+          for (int i = 0; i < 4; ++i) {
+            const int h = HexValue(text_[pos_ + i]);
+            if (h < 0) return false;
+            *v = *v * 16 + static_cast<uint32_t>(h);
+          }
+          pos_ += 4;
+          return true;
+        };
+        uint32_t cp = 0;
+        if (!hex4(&cp)) return Fail("a \\u escape needs four hex digits");
+        if (cp >= 0xD800 && cp < 0xDC00) {  // a high surrogate: its low half follows
+          uint32_t low = 0;
+          if (!text_.substr(pos_).starts_with("\\u")) return Fail("a lone UTF-16 surrogate in a \\u escape");
+          pos_ += 2;
+          if (!hex4(&low) || low < 0xDC00 || low >= 0xE000) return Fail("a lone UTF-16 surrogate in a \\u escape");
+          cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+        } else if (cp >= 0xDC00 && cp < 0xE000) {
+          return Fail("a lone UTF-16 surrogate in a \\u escape");
+        }
+        AppendUtf8(unescaped_, cp);
+        break;
+      }
+      default:
+        return Fail(fmt::format("unknown escape '\\{}' in a string", e));
+    }
+  }
+  return Fail("unterminated string");
+}
+
+bool JsonReader::ReadStringOrNull(std::string_view* out, bool* is_null) {
+  *is_null = false;
+  const char c = Peek();
+  if (c == '"') return ReadString(out);
+  if (text_.substr(pos_).starts_with("null") && (pos_ + 4 == text_.size() || !IsScalarChar(text_[pos_ + 4]))) {
+    pos_ += 4;
+    *is_null = true;
+    return true;
+  }
+  return Fail("expected a string or null");
+}
+
+bool JsonReader::SkipScalar() {
+  const size_t begin = pos_;
+  while (pos_ < text_.size() && IsScalarChar(text_[pos_])) ++pos_;
+  const std::string_view word = text_.substr(begin, pos_ - begin);
+  if (word == "true" || word == "false" || word == "null") return true;
+  // A number: an optional '-', digits, an optional fraction and exponent (checked loosely: the
+  // importers never read numbers they skip).
+  if (!word.empty() && (word[0] == '-' || (word[0] >= '0' && word[0] <= '9'))) return true;
+  pos_ = begin;
+  return Fail("expected a value");
+}
+
+bool JsonReader::Skip() {
+  switch (Peek()) {
+    case '{': {
+      if (!BeginObject()) return false;
+      std::string_view key;
+      while (NextMember(&key)) {
+        if (!Skip()) return false;
+      }
+      return !failed();
+    }
+    case '[': {
+      if (!BeginList()) return false;
+      while (NextItem()) {
+        if (!Skip()) return false;
+      }
+      return !failed();
+    }
+    case '"': {
+      std::string_view ignored;
+      return ReadString(&ignored);
+    }
+    default:
+      return SkipScalar();
+  }
+}
+
+bool JsonReader::AtEnd() {
+  Peek();
+  if (pos_ < text_.size()) return Fail("unexpected text after the top-level value");
+  return true;
+}
+
+}  // namespace qm::sim::internal

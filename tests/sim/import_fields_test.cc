@@ -1,0 +1,120 @@
+// The value readers under the trace importers (lib/sim/import_fields.h, import_json.h,
+// import_pods.h): numbers and dates as the public traces write them, JSON, and pod-set text.
+#include <catch2/catch.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "sim/import_fields.h"
+#include "sim/import_json.h"
+#include "sim/import_pods.h"
+
+namespace qm::sim::internal {
+namespace {
+
+TEST_CASE("import fields: decimal numbers scaled exactly", "[sim][import]") {
+  CHECK(ParseScaled("600", 1) == 6000);
+  CHECK(ParseScaled("600.0", 1) == 6000);
+  CHECK(ParseScaled("29.296875", 6) == 29'296'875);
+  CHECK(ParseScaled("4550879.0", 6) == 4'550'879'000'000);
+  CHECK(ParseScaled("1e-05", 6) == 10);
+  CHECK(ParseScaled("2.5E3", 0) == 2500);
+  CHECK(ParseScaled(".5", 3) == 500);
+  CHECK(ParseScaled("33.3333", 1) == 334);  // rounded up, as Kubernetes rounds to the unit
+  CHECK(ParseScaled("0.0000001", 6) == 1);
+  CHECK(ParseScaled("-1.5", 1) == -15);
+  CHECK(ParseScaled("1e20", 0) == std::nullopt);  // above 10^15
+  for (const char* bad : {"", ".", "-", "1e", "1.2.3", "0x10", "1 ", "nan", "1e+"}) {
+    INFO(bad);
+    CHECK(ParseScaled(bad, 3) == std::nullopt);
+  }
+  CHECK(IsMissing(""));
+  CHECK(IsMissing("NaN"));
+  CHECK(IsMissing("None"));
+  CHECK(IsMissing("null"));
+  CHECK(!IsMissing("0"));
+}
+
+TEST_CASE("import fields: dates without a time zone", "[sim][import]") {
+  CHECK(ParseDateTime("1970-01-01 00:00:00") == 0);
+  CHECK(ParseDateTime("2017-10-07 01:11:39") == 1'507'338'699);
+  CHECK(ParseDateTime("2020-02-29T23:59:59") == 1'583'020'799);
+  CHECK(ParseDateTime("2000-03-01 00:00:00") == 951'868'800);
+  for (const char* bad : {"2019-02-29 00:00:00", "2020-13-01 00:00:00", "2020-06-09 24:00:00", "2020-06-09 18:00",
+                          "2020/06/09 18:00:00", "2020-06-09 18:00:0x", ""}) {
+    INFO(bad);
+    CHECK(ParseDateTime(bad) == std::nullopt);
+  }
+}
+
+TEST_CASE("import fields: label values", "[sim][import]") {
+  CHECK(LabelValueProblem("V100M32").empty());
+  CHECK(LabelValueProblem("a_b.c-d").empty());
+  CHECK(LabelValueProblem(std::string(64, 'a')) == "is 64 characters long, at most 63 are allowed");
+  CHECK(LabelValueProblem("-a") == "must start and end with a letter or digit");
+  CHECK(LabelValueProblem("") == "must not be empty");
+}
+
+TEST_CASE("import JSON: a pull reader", "[sim][import]") {
+  SECTION("strings with escapes are unescaped; other values are skipped") {
+    JsonReader r(R"( {"a": "x\u00e9\ud83d\ude00\n", "b": [1, -2.5e3, true, {"c": null}], "d": null} )");
+    REQUIRE(r.BeginObject());
+    std::string_view key, value;
+    bool is_null = false;
+    REQUIRE(r.NextMember(&key));
+    CHECK(key == "a");
+    REQUIRE(r.ReadStringOrNull(&value, &is_null));
+    CHECK(value == "x\xc3\xa9\xf0\x9f\x98\x80\n");
+    REQUIRE(r.NextMember(&key));
+    CHECK(key == "b");
+    REQUIRE(r.Skip());
+    REQUIRE(r.NextMember(&key));
+    CHECK(key == "d");
+    REQUIRE(r.ReadStringOrNull(&value, &is_null));
+    CHECK(is_null);
+    CHECK(!r.NextMember(&key));
+    CHECK(!r.failed());
+    CHECK(r.AtEnd());
+  }
+  SECTION("errors carry their line") {
+    JsonReader r("[\n1,\n\"open");
+    REQUIRE(r.BeginList());
+    REQUIRE(r.NextItem());
+    REQUIRE(r.Skip());
+    REQUIRE(r.NextItem());
+    CHECK(!r.Skip());
+    CHECK(r.error() == "unterminated string");
+    CHECK(r.error_line() == 3);
+  }
+  SECTION("a lone surrogate and deep nesting are errors") {
+    JsonReader lone(R"("\ud83d")");
+    CHECK(!lone.Skip());
+    CHECK(lone.error() == "a lone UTF-16 surrogate in a \\u escape");
+    const std::string nested(100, '[');
+    JsonReader deep(nested);
+    CHECK(!deep.Skip());
+    CHECK(deep.error() == "values are nested too deeply");
+  }
+}
+
+TEST_CASE("import pods: pod-set text in canonical form", "[sim][import]") {
+  PodSetsText pods("nvidia.com/gpu");
+  pods.Add("", 2, {.cpu_milli = 3152, .memory_bytes = int64_t{5600} << 20, .gpu_milli = 460});
+  pods.Add("ps", 1, {});
+  CHECK(pods.text() == "2x{cpu=3152m;memory=5600Mi;nvidia.com/gpu=460m}+ps:1x{}");
+  CHECK(pods.fractional());
+  CHECK(pods.any_gpu());
+  CHECK(pods.pod_set_count() == 2);
+  pods.Clear();
+  pods.Add("", 1, {.memory_bytes = int64_t{1} << 30, .gpu_milli = 8000});
+  CHECK(pods.text() == "1x{memory=1Gi;nvidia.com/gpu=8}");
+  CHECK(!pods.fractional());
+  // 10 GPUs on 3 nodes: 4, 3, 3.
+  CHECK(EvenShare(10, 3, 0) == 4);
+  CHECK(EvenShare(10, 3, 1) == 3);
+  CHECK(EvenShare(10, 3, 2) == 3);
+}
+
+}  // namespace
+}  // namespace qm::sim::internal
