@@ -2,28 +2,7 @@
 # status and options promise (docs/simulate.md). Called as
 #   cmake -DQM=<qm binary> -DDATA=<tests/sim/data> -DWORK=<scratch dir> -DMODE=livelock|time_syntax|bad_options
 #         -P simulate-cli.cmake
-function(run_qm expected_status)
-  execute_process(COMMAND "${QM}" ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT "${status}" STREQUAL "${expected_status}")
-    message(FATAL_ERROR "qm ${ARGN}: exit status ${status}, expected ${expected_status}\nstdout:\n${out}\nstderr:\n${err}")
-  endif()
-  set(out "${out}" PARENT_SCOPE)
-  set(err "${err}" PARENT_SCOPE)
-endfunction()
-
-function(expect_match text regex what)
-  if(NOT text MATCHES "${regex}")
-    message(FATAL_ERROR "${what} does not match '${regex}':\n${text}")
-  endif()
-endfunction()
-
-# expect_json(<json> <expected> <path...>): the value at the path.
-function(expect_json json expected)
-  string(JSON got GET "${json}" ${ARGN})
-  if(NOT got STREQUAL "${expected}")
-    message(FATAL_ERROR "JSON ${ARGN}: got '${got}', expected '${expected}'")
-  endif()
-endfunction()
+include("${CMAKE_CURRENT_LIST_DIR}/../../support/qm-cli.cmake")  # run_qm, expect_match, expect_json
 
 set(loop "${DATA}/loop-cluster.yaml")
 set(calm "${DATA}/no-reclaim-cluster.yaml")

@@ -1,20 +1,7 @@
 # The cli.trace_* tests (tests/CMakeLists.txt): `qm trace generate` and `qm trace stats` as users run
 # them. Called as
 #   cmake -DQM=<qm binary> -DDATA=<tests/sim/data> -DWORK=<scratch dir> -DMODE=generate|bad_input -P trace-cli.cmake
-function(run_qm expected_status)
-  execute_process(COMMAND "${QM}" ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT "${status}" STREQUAL "${expected_status}")
-    message(FATAL_ERROR "qm ${ARGN}: exit status ${status}, expected ${expected_status}\nstdout:\n${out}\nstderr:\n${err}")
-  endif()
-  set(out "${out}" PARENT_SCOPE)
-  set(err "${err}" PARENT_SCOPE)
-endfunction()
-
-function(expect_match text regex what)
-  if(NOT text MATCHES "${regex}")
-    message(FATAL_ERROR "${what} does not match '${regex}':\n${text}")
-  endif()
-endfunction()
+include("${CMAKE_CURRENT_LIST_DIR}/../../support/qm-cli.cmake")  # run_qm, expect_match, expect_json
 
 if(MODE STREQUAL "generate")
   # The golden trace, byte for byte, then its summary.

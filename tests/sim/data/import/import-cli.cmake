@@ -1,20 +1,7 @@
 # The cli.trace_import_* tests (tests/CMakeLists.txt): `qm trace import` as users run it, on the
 # hand-written samples beside this file. Called as
 #   cmake -DQM=<qm binary> -DDATA=<tests/sim/data/import> -DWORK=<scratch dir> -DMODE=formats|bad_input -P import-cli.cmake
-function(run_qm expected_status)
-  execute_process(COMMAND "${QM}" ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT "${status}" STREQUAL "${expected_status}")
-    message(FATAL_ERROR "qm ${ARGN}: exit status ${status}, expected ${expected_status}\nstdout:\n${out}\nstderr:\n${err}")
-  endif()
-  set(out "${out}" PARENT_SCOPE)
-  set(err "${err}" PARENT_SCOPE)
-endfunction()
-
-function(expect_match text regex what)
-  if(NOT text MATCHES "${regex}")
-    message(FATAL_ERROR "${what} does not match '${regex}':\n${text}")
-  endif()
-endfunction()
+include("${CMAKE_CURRENT_LIST_DIR}/../../../support/qm-cli.cmake")  # run_qm, expect_match, expect_json
 
 function(expect_same_file got want)
   file(READ "${got}" got_text)
