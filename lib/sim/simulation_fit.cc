@@ -22,11 +22,10 @@ std::string Simulation::NoNodeFits(const TraceJob& tj, uint32_t queue,
   const TraceNodeConstraints* constraints = trace_.NodeConstraintsOf(tj);
   for (const TracePodSet& ps : trace_.PodSetsOf(tj)) {
     const auto requests = trace_.RequestsOf(ps);
-    bool fits = false;
-    // The largest allocatable of the pod set's first node-limited request among the nodes that
-    // carry its flavors, for the message.
-    int64_t best = -1;
-    std::string best_node, best_resource;
+    bool fits = false, any_candidate = false;
+    // Per request, the largest allocatable among the candidate nodes, to say what is too small.
+    std::vector<int64_t> largest(requests.size(), -1);
+    std::vector<std::string> largest_node(requests.size());
     for (int32_t n = 0; n < pool_->node_count() && !fits; ++n) {
       const NodeSpec& node = pool_->node(n);
       if (node.unschedulable) continue;
@@ -38,39 +37,43 @@ std::string Simulation::NoNodeFits(const TraceJob& tj, uint32_t queue,
         }
         if (!ok) continue;
       }
-      bool carries = true, room = true, first_limited = true;
+      bool carries = true;
       for (const TraceRequest& r : requests) {
         const uint32_t res = resource_of_string_[r.resource];
-        if (res < quota_resources_) {
-          bool any = false;
-          for (int32_t f : node_flavors[static_cast<size_t>(n)])
-            any = any || triple_index_.contains(TripleKey(queue, static_cast<uint32_t>(f), res));
-          carries = carries && any;
-        }
-        const int32_t pr = pool_->ResourceIndex(resources_[res]);
-        if (pr < 0 || r.amount == 0) continue;  // no node has it: it does not limit placement
-        const int64_t have = pool_->Allocatable(n, pr);
-        if (first_limited && carries && have > best) {
-          best = have;
-          best_node = node.name;
-          best_resource = resources_[res];
-        }
-        first_limited = false;
-        room = room && have >= r.amount;
+        if (res >= quota_resources_) continue;
+        bool any = false;
+        for (int32_t f : node_flavors[static_cast<size_t>(n)])
+          any = any || triple_index_.contains(TripleKey(queue, static_cast<uint32_t>(f), res));
+        carries = carries && any;
       }
-      fits = carries && room;
+      if (!carries) continue;
+      any_candidate = true;
+      bool room = true;
+      for (size_t k = 0; k < requests.size(); ++k) {
+        const int32_t pr = pool_->ResourceIndex(resources_[resource_of_string_[requests[k].resource]]);
+        if (pr < 0 || requests[k].amount == 0) continue;  // no node has it: it does not limit placement
+        const int64_t have = pool_->Allocatable(n, pr);
+        if (have > largest[k]) {
+          largest[k] = have;
+          largest_node[k] = node.name;
+        }
+        room = room && have >= requests[k].amount;
+      }
+      fits = room;
     }
     if (fits) continue;
-    std::string asks;
-    for (const TraceRequest& r : requests)
-      asks += fmt::format("{}{}={}", asks.empty() ? "" : ";", trace_.str(r.resource),
-                          FormatQuantityForManifest(trace_.str(r.resource), r.amount));
+    std::string asks, why = any_candidate ? " (no node has room for all of one pod at once)" : " (no node carries them)";
+    for (size_t k = 0; k < requests.size(); ++k) {
+      const std::string_view resource = trace_.str(requests[k].resource);
+      asks += fmt::format("{}{}={}", asks.empty() ? "" : ";", resource,
+                          FormatQuantityForManifest(resource, requests[k].amount));
+      if (largest[k] >= 0 && largest[k] < requests[k].amount && why.find("largest") == std::string::npos)
+        why = fmt::format(" (the largest of them, {}, has {}={})", largest_node[k], resource,
+                          FormatQuantityForManifest(resource, largest[k]));
+    }
     return fmt::format("a pod of pod set \"{}\" ({{{}}}) fits no node of ClusterQueue \"{}\"'s flavors{}{}",
                        trace_.str(ps.name), asks, queues_[queue].name,
-                       constraints != nullptr ? " that matches the job's node constraints" : "",
-                       best >= 0 ? fmt::format(" (the largest of them, {}, has {}={})", best_node, best_resource,
-                                               FormatQuantityForManifest(best_resource, best))
-                                 : std::string(" (no node carries them)"));
+                       constraints != nullptr ? " that matches the job's node constraints" : "", why);
   }
   return "";
 }
