@@ -4,23 +4,12 @@
 #include "fmt/format.h"
 #include "qm/sim/sim_result.h"
 #include "qm/sim/trace.h"
+#include "sim/csv_value.h"
 
 namespace qm::sim {
 namespace {
 
-// A value, quoted when it holds a separator (names and lists never do; labels might).
-void Append(std::string& out, std::string_view value) {
-  if (value.find_first_of(",\"\r\n") == std::string_view::npos) {
-    out.append(value);
-    return;
-  }
-  out.push_back('"');
-  for (char c : value) {
-    if (c == '"') out.push_back('"');
-    out.push_back(c);
-  }
-  out.push_back('"');
-}
+using internal::AppendCsvValue;
 
 // Seconds from the trace start in the trace's own time syntax; empty for "did not happen".
 std::string Time(int64_t us) { return us < 0 ? std::string() : FormatTraceTime(Duration{us}); }
@@ -33,18 +22,18 @@ std::string FormatJobsCsv(std::span<const SimulationResult> runs) {
       "preemptions,evictions,work_lost_s,state\n";
   for (const SimulationResult& run : runs) {
     for (const JobOutcome& j : run.jobs_out) {
-      Append(out, run.label);
+      AppendCsvValue(out, run.label);
       for (std::string_view v : {std::string_view(j.namespace_), std::string_view(j.name),
                                  std::string_view(j.cluster_queue), std::string_view(j.priority_class)}) {
         out.push_back(',');
-        Append(out, v);
+        AppendCsvValue(out, v);
       }
       fmt::format_to(std::back_inserter(out), ",{},{},{},{},{},", Time(j.submit_us), Time(j.first_admitted_us),
                      Time(j.first_started_us), Time(j.end_us),
                      Time(j.first_admitted_us < 0 ? -1 : j.first_admitted_us - j.submit_us));
-      Append(out, j.flavors);
+      AppendCsvValue(out, j.flavors);
       out.push_back(',');
-      Append(out, j.nodes);
+      AppendCsvValue(out, j.nodes);
       fmt::format_to(std::back_inserter(out), ",{},{},{},{}\n", j.preemptions, j.evictions, Time(j.work_lost_us),
                      j.state);
     }

@@ -7,27 +7,13 @@
 #include "fmt/format.h"
 #include "qm/core/quantity_text.h"
 #include "qm/sim/trace.h"
+#include "sim/csv_value.h"
 #include "sim/trace_constraints.h"
 
 namespace qm::sim {
 namespace {
 
-// Appends `value`, quoted when the reader would otherwise split, trim or misread it.
-void AppendValue(std::string& out, std::string_view value) {
-  const bool quote = value.find_first_of(",\"\r\n") != std::string_view::npos ||
-                     (!value.empty() && (value.front() == ' ' || value.front() == '\t' || value.back() == ' ' ||
-                                         value.back() == '\t' || value.front() == '#'));
-  if (!quote) {
-    out.append(value);
-    return;
-  }
-  out.push_back('"');
-  for (char c : value) {
-    if (c == '"') out.push_back('"');
-    out.push_back(c);
-  }
-  out.push_back('"');
-}
+using internal::AppendCsvValue;
 
 // The pod-set list of a job; names are written only when they differ from the default ones.
 void AppendPodSets(std::string& out, const Trace& trace, const TraceJob& job) {
@@ -73,19 +59,19 @@ std::string WriteTrace(const Trace& trace) {
     const TraceJob& job = trace.jobs[k];
     out += FormatTraceTime(job.submit);
     out.push_back(',');
-    AppendValue(out, trace.str(job.namespace_));
+    AppendCsvValue(out, trace.str(job.namespace_));
     out.push_back(',');
-    AppendValue(out, trace.str(job.team));
+    AppendCsvValue(out, trace.str(job.team));
     out.push_back(',');
-    AppendValue(out, trace.str(job.queue));
+    AppendCsvValue(out, trace.str(job.queue));
     out.push_back(',');
-    AppendValue(out, trace.str(job.priority_class));
+    AppendCsvValue(out, trace.str(job.priority_class));
     out.push_back(',');
     if (job.priority.has_value()) fmt::format_to(std::back_inserter(out), "{}", *job.priority);
     out.push_back(',');
     cell.clear();
     AppendPodSets(cell, trace, job);
-    AppendValue(out, cell);
+    AppendCsvValue(out, cell);
     out.push_back(',');
     bool any_min = false;
     for (const TracePodSet& ps : trace.PodSetsOf(job)) any_min = any_min || ps.min_count > 0;
@@ -102,7 +88,7 @@ std::string WriteTrace(const Trace& trace) {
     out.push_back(',');
     // An unnamed job keeps its name `job-<row>` only if it lands on the same row: else write it.
     if (job.name_size > 0) {
-      AppendValue(out, std::string_view(trace.names).substr(job.name_offset, job.name_size));
+      AppendCsvValue(out, std::string_view(trace.names).substr(job.name_offset, job.name_size));
     } else if (job.row != static_cast<int64_t>(k) + 1) {
       fmt::format_to(std::back_inserter(out), "job-{}", job.row);
     }
@@ -118,11 +104,11 @@ std::string WriteTrace(const Trace& trace) {
     if (constraints) {
       const TraceNodeConstraints* c = trace.NodeConstraintsOf(job);
       out.push_back(',');
-      if (c != nullptr) AppendValue(out, internal::FormatNodeSelector(c->node_selector));
+      if (c != nullptr) AppendCsvValue(out, internal::FormatNodeSelector(c->node_selector));
       out.push_back(',');
-      if (c != nullptr) AppendValue(out, internal::FormatNodeAffinity(c->node_affinity));
+      if (c != nullptr) AppendCsvValue(out, internal::FormatNodeAffinity(c->node_affinity));
       out.push_back(',');
-      if (c != nullptr) AppendValue(out, internal::FormatTolerations(c->tolerations));
+      if (c != nullptr) AppendCsvValue(out, internal::FormatTolerations(c->tolerations));
     }
     out.push_back('\n');
   }
