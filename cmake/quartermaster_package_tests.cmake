@@ -36,7 +36,7 @@ if(QM_INSTALL)
            COMMAND ${CMAKE_COMMAND} -DQM_MODE=find_package
                    -DQM_WORK_DIR=${PROJECT_BINARY_DIR}/package-test/find_package
                    ${_qm_package_args} -P ${PROJECT_SOURCE_DIR}/cmake/quartermaster_package_test.cmake)
-  set_tests_properties(package.find_package PROPERTIES LABELS "package" TIMEOUT 900)
+  set_tests_properties(package.find_package PROPERTIES LABELS "package" TIMEOUT 900 COST 300)
   add_test(NAME package.engine_only
            COMMAND ${CMAKE_COMMAND} -DQM_MODE=engine_only
                    -DQM_WORK_DIR=${PROJECT_BINARY_DIR}/package-test/engine_only
@@ -48,4 +48,5 @@ add_test(NAME package.add_subdirectory
          COMMAND ${CMAKE_COMMAND} -DQM_MODE=add_subdirectory
                  -DQM_WORK_DIR=${PROJECT_BINARY_DIR}/package-test/add_subdirectory
                  ${_qm_package_args} -P ${PROJECT_SOURCE_DIR}/cmake/quartermaster_package_test.cmake)
-set_tests_properties(package.add_subdirectory PROPERTIES LABELS "package" TIMEOUT 900)
+# COST: with examples.sim-thrash, the longest tests of the Release pass; CTest starts them first.
+set_tests_properties(package.add_subdirectory PROPERTIES LABELS "package" TIMEOUT 900 COST 800)
