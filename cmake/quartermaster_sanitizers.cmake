@@ -19,5 +19,13 @@ if(QM_SANITIZE)
   set(QM_SANITIZE_FLAGS -fsanitize=${_qm_sanitizers} -fno-omit-frame-pointer)
   add_compile_options(${QM_SANITIZE_FLAGS} -fno-sanitize-recover=all)
   add_link_options(-fsanitize=${_qm_sanitizers})
+  # Sanitizer reports need file:line and function names in their stack traces, not variables:
+  # debug level 1 gives exactly that (it comes after the build type's -g, so it wins) and compiles
+  # about 15 % faster (measured on tests/adapter/snapshot_test.cc: 25.2 s → 21.4 s user, GCC 12).
+  # Set QM_SANITIZE_DEBUG_LEVEL to 2 (or empty: the build type's own) to debug in a sanitized build.
+  set(QM_SANITIZE_DEBUG_LEVEL "1" CACHE STRING "-g level of sanitized builds (empty: the build type's)")
+  if(NOT QM_SANITIZE_DEBUG_LEVEL STREQUAL "")
+    add_compile_options(-g${QM_SANITIZE_DEBUG_LEVEL})
+  endif()
   message(STATUS "quartermaster: sanitizers ${_qm_sanitizers}")
 endif()
