@@ -171,13 +171,7 @@ struct NodePool::Impl {
   // Places up to `count` pods first-fit on the set's up candidates; returns how many went.
   // Whether `node` satisfies the pods' own node selector and affinity.
   bool Accepts(int32_t node, const PodSetDemand& d) const {
-    const Labels& labels = nodes[static_cast<size_t>(node)].labels;
-    if (d.node_selector != nullptr)
-      for (const auto& [key, value] : *d.node_selector) {
-        const std::string* have = FindLabel(labels, key);
-        if (have == nullptr || *have != value) return false;
-      }
-    return d.node_affinity == nullptr || MatchesAnyTerm(*d.node_affinity, labels);
+    return NodeAccepts(nodes[static_cast<size_t>(node)].labels, d.node_selector, d.node_affinity);
   }
 
   int32_t Pack(const FlavorSet& set, const PodSetDemand& d, int32_t pod_set, int32_t count,

@@ -29,14 +29,9 @@ std::string Simulation::NoNodeFits(const TraceJob& tj, uint32_t queue,
     for (int32_t n = 0; n < pool_->node_count() && !fits; ++n) {
       const NodeSpec& node = pool_->node(n);
       if (node.unschedulable) continue;
-      if (constraints != nullptr) {
-        bool ok = MatchesAnyTerm(constraints->node_affinity, node.labels);
-        for (const auto& [key, value] : constraints->node_selector) {
-          const std::string* have = FindLabel(node.labels, key);
-          ok = ok && have != nullptr && *have == value;
-        }
-        if (!ok) continue;
-      }
+      if (constraints != nullptr &&
+          !NodeAccepts(node.labels, &constraints->node_selector, &constraints->node_affinity))
+        continue;
       bool carries = true;
       for (const TraceRequest& r : requests) {
         const uint32_t res = resource_of_string_[r.resource];

@@ -130,6 +130,18 @@ inline bool MatchesAnyTerm(const std::vector<NodeSelectorTerm>& terms, const Lab
   return false;
 }
 
+/// Whether a node's `labels` satisfy a pod's nodeSelector (every pair present) and required node
+/// affinity (one term); either may be absent (nullptr).
+inline bool NodeAccepts(const Labels& labels, const Labels* node_selector,
+                        const std::vector<NodeSelectorTerm>* node_affinity) {
+  if (node_selector != nullptr)
+    for (const auto& [key, value] : *node_selector) {
+      const std::string* have = FindLabel(labels, key);
+      if (have == nullptr || *have != value) return false;
+    }
+  return node_affinity == nullptr || MatchesAnyTerm(*node_affinity, labels);
+}
+
 enum class TaintEffect { kNoSchedule, kPreferNoSchedule, kNoExecute };
 
 /// `corev1.Taint` on a ResourceFlavor.
