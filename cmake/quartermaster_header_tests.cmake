@@ -35,6 +35,8 @@ file(CONFIGURE OUTPUT ${_qm_headers_dir}/all_headers.cc CONTENT
 #include \"${PROJECT_SOURCE_DIR}/tests/headers_test.cc\"\n")
 
 add_executable(qm_headers_test ${_qm_headers_dir}/all_headers.cc ${_qm_headers_sources})
+# One header per unit is the point: never batched (cmake/quartermaster_unity_build.cmake).
+set_target_properties(qm_headers_test PROPERTIES UNITY_BUILD OFF)
 target_link_libraries(qm_headers_test PRIVATE quartermaster::quartermaster)
 quartermaster_set_warnings(qm_headers_test)
 # The program does nothing at run time: skip optimisation and debug info to halve compile time.

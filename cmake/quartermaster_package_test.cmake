@@ -223,8 +223,10 @@ elseif(QM_MODE STREQUAL "engine_only")
     qm_pkgconfig_missing()
   endif()
 elseif(QM_MODE STREQUAL "add_subdirectory")
+  # File by file (QM_UNITY_BUILD=OFF): the main build batches sources, and this build is what
+  # catches an engine .cc file that compiles only thanks to a batch neighbour's includes.
   qm_build_and_run_consumer(${QM_SOURCE_DIR}/tests/package/subdir ${QM_WORK_DIR}/build
-                            -DQM_SOURCE_DIR=${QM_SOURCE_DIR})
+                            -DQM_SOURCE_DIR=${QM_SOURCE_DIR} -DQM_UNITY_BUILD=OFF)
 else()
   message(FATAL_ERROR "unknown QM_MODE '${QM_MODE}'")
 endif()

@@ -12,14 +12,14 @@ namespace qm::fuzz {
 namespace {
 
 // Bounds that keep one input fast (libFuzzer flags a slow input as a hang): few steps, few cycles.
-constexpr size_t kMaxSteps = 24;
-constexpr int kMaxCycles = 64;
+constexpr size_t kMaxScenarioSteps = 24;
+constexpr int kMaxStepCycles = 64;
 
 bool SmallEnoughToRun(const Scenario& scenario) {
-  if (scenario.steps.size() > kMaxSteps || scenario.objects.size() > 64) return false;
+  if (scenario.steps.size() > kMaxScenarioSteps || scenario.objects.size() > 64) return false;
   for (const ScenarioStep& step : scenario.steps) {
     if (const auto* s = std::get_if<ScheduleStep>(&step.action)) {
-      if (s->until_stable || s->cycles > kMaxCycles) return false;
+      if (s->until_stable || s->cycles > kMaxStepCycles) return false;
     }
   }
   return true;

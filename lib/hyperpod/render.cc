@@ -11,7 +11,7 @@
 namespace qm::hyperpod {
 namespace {
 
-using internal::Doc;
+using qm::internal::Doc;
 
 const char* StrategyName(FairSharingStrategy s) {
   switch (s) {
@@ -82,7 +82,7 @@ std::string RenderKueueObjects(const Translation& translation, const RenderOptio
 
 std::string RenderKueueConfiguration(const FairSharingConfig& fair_sharing, OutputFormat format) {
   const Doc d = FairSharingDoc(fair_sharing);
-  return format == OutputFormat::kJson ? internal::EmitJson(d) : internal::EmitYaml(d);
+  return format == OutputFormat::kJson ? qm::internal::EmitJson(d) : qm::internal::EmitYaml(d);
 }
 
 LintReport LintDocuments(std::span<const absl::StatusOr<PolicyDocument>> documents,

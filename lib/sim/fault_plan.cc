@@ -15,7 +15,7 @@
 namespace qm::sim {
 namespace {
 
-using internal::Node;
+using qm::internal::Node;
 
 // Durations longer than this are refused: they would only make a run end at its horizon.
 constexpr Duration kMaxFaultTime = Duration::Seconds(100LL * 366 * 24 * 3600);
@@ -101,21 +101,21 @@ absl::StatusOr<FaultPlan> ReadPlan(const Node& doc, std::string_view file) {
 
 absl::StatusOr<FaultPlan> ReadFaultString(std::string_view yaml, std::string_view source_name) {
   std::vector<YAML::Node> docs;
-  QM_RETURN_IF_ERROR(internal::LoadYamlDocuments(yaml, source_name, &docs));
+  QM_RETURN_IF_ERROR(qm::internal::LoadYamlDocuments(yaml, source_name, &docs));
   if (docs.size() != 1) {
     return absl::InvalidArgumentError(
         fmt::format("{}: expected one YAML document with failures: and/or random:, found {}",
                     source_name, docs.size()));
   }
   try {
-    return ReadPlan(internal::FromYaml(docs[0], 1), source_name);
+    return ReadPlan(qm::internal::FromYaml(docs[0], 1), source_name);
   } catch (const YAML::Exception& e) {
-    return internal::YamlExceptionStatus(e, source_name);
+    return qm::internal::YamlExceptionStatus(e, source_name);
   }
 }
 
 absl::StatusOr<FaultPlan> ReadFaultFile(const std::string& path) {
-  QM_ASSIGN_OR_RETURN(std::string text, internal::ReadTextFile(path));
+  QM_ASSIGN_OR_RETURN(std::string text, qm::internal::ReadTextFile(path));
   return ReadFaultString(text, path);
 }
 

@@ -12,7 +12,7 @@ namespace {
 using internal::AppendCsvValue;
 
 // Seconds from the trace start in the trace's own time syntax; empty for "did not happen".
-std::string Time(int64_t us) { return us < 0 ? std::string() : FormatTraceTime(Duration{us}); }
+std::string TimeCell(int64_t us) { return us < 0 ? std::string() : FormatTraceTime(Duration{us}); }
 
 }  // namespace
 
@@ -28,13 +28,13 @@ std::string FormatJobsCsv(std::span<const SimulationResult> runs) {
         out.push_back(',');
         AppendCsvValue(out, v);
       }
-      fmt::format_to(std::back_inserter(out), ",{},{},{},{},{},", Time(j.submit_us), Time(j.first_admitted_us),
-                     Time(j.first_started_us), Time(j.end_us),
-                     Time(j.first_admitted_us < 0 ? -1 : j.first_admitted_us - j.submit_us));
+      fmt::format_to(std::back_inserter(out), ",{},{},{},{},{},", TimeCell(j.submit_us), TimeCell(j.first_admitted_us),
+                     TimeCell(j.first_started_us), TimeCell(j.end_us),
+                     TimeCell(j.first_admitted_us < 0 ? -1 : j.first_admitted_us - j.submit_us));
       AppendCsvValue(out, j.flavors);
       out.push_back(',');
       AppendCsvValue(out, j.nodes);
-      fmt::format_to(std::back_inserter(out), ",{},{},{},{}\n", j.preemptions, j.evictions, Time(j.work_lost_us),
+      fmt::format_to(std::back_inserter(out), ",{},{},{},{}\n", j.preemptions, j.evictions, TimeCell(j.work_lost_us),
                      j.state);
     }
   }

@@ -17,7 +17,7 @@
 namespace qm::sim {
 namespace {
 
-using internal::ReadTextFile;
+using qm::internal::ReadTextFile;
 
 // Reads one mapping; every method records the first error and turns later calls into no-ops.
 class Reader {
@@ -237,7 +237,7 @@ absl::StatusOr<PerfConfig> ParsePerfConfig(std::string_view yaml_text, std::stri
   try {
     root = YAML::Load(std::string(yaml_text));
   } catch (const YAML::Exception& e) {
-    return internal::YamlExceptionStatus(e, file);
+    return qm::internal::YamlExceptionStatus(e, file);
   }
   Reader r{std::string(file)};
   PerfConfig config;

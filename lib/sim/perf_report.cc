@@ -6,7 +6,7 @@
 #include "text/doc.h"
 
 namespace qm::sim {
-using internal::JsonString;
+using qm::internal::JsonString;
 
 namespace {
 

@@ -12,6 +12,7 @@
 #include "support/builders.h"
 
 namespace qm {
+namespace anti_thrash_test {
 namespace {
 
 using test::ClusterQueue;
@@ -243,4 +244,5 @@ TEST_CASE("Anti-thrash: invalid configurations are refused with the field named"
 }
 
 }  // namespace
+}  // namespace anti_thrash_test
 }  // namespace qm

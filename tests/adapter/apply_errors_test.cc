@@ -9,6 +9,7 @@
 #include "support/builders.h"
 
 namespace qm {
+namespace apply_errors_test {
 namespace {
 
 using test::ClusterQueue;
@@ -337,4 +338,5 @@ TEST_CASE("Apply: a failed batch changes nothing, even after valid objects", "[a
 }
 
 }  // namespace
+}  // namespace apply_errors_test
 }  // namespace qm

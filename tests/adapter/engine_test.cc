@@ -7,6 +7,7 @@
 #include "support/builders.h"
 
 namespace qm {
+namespace engine_test {
 namespace {
 
 using test::ClusterQueue;
@@ -242,4 +243,5 @@ TEST_CASE("Engine: the same calls give the same decisions", "[adapter][engine][d
 }
 
 }  // namespace
+}  // namespace engine_test
 }  // namespace qm

@@ -8,6 +8,7 @@
 #include "support/builders.h"
 
 namespace qm {
+namespace events_test {
 namespace {
 
 using test::ClusterQueue;
@@ -203,4 +204,5 @@ TEST_CASE("Event callback: calls that change the engine are rejected from inside
 }
 
 }  // namespace
+}  // namespace events_test
 }  // namespace qm

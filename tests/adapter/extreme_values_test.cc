@@ -14,6 +14,7 @@
 #include "support/builders.h"
 
 namespace qm {
+namespace extreme_values_test {
 namespace {
 
 using test::ClusterQueue;
@@ -170,4 +171,5 @@ TEST_CASE("SetNow: the ends of time", "[adapter][overflow][time]") {
 }
 
 }  // namespace
+}  // namespace extreme_values_test
 }  // namespace qm

@@ -9,6 +9,7 @@
 #include "support/builders.h"
 
 namespace qm {
+namespace handles_test {
 namespace {
 
 using test::ClusterQueue;
@@ -136,9 +137,11 @@ TEST_CASE("Engine memory: created on one thread, driven on a second, destroyed o
 }
 
 }  // namespace
+}  // namespace handles_test
 }  // namespace qm
 
 namespace qm {
+namespace handles_test {
 namespace {
 
 TEST_CASE("Engine memory: the admission pool grows past its heap chunks into mapped regions", "[adapter][threads]") {
@@ -159,4 +162,5 @@ TEST_CASE("Engine memory: the admission pool grows past its heap chunks into map
 }
 
 }  // namespace
+}  // namespace handles_test
 }  // namespace qm

@@ -8,6 +8,7 @@
 #include "support/builders.h"
 
 namespace qm {
+namespace host_changes_test {
 namespace {
 
 using test::ClusterQueue;
@@ -156,4 +157,5 @@ TEST_CASE("Quota shrinking under admitted workloads evicts nothing; the queue dr
 }
 
 }  // namespace
+}  // namespace host_changes_test
 }  // namespace qm

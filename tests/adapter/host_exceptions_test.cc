@@ -12,6 +12,7 @@
 #include "support/builders.h"
 
 namespace qm {
+namespace host_exceptions_test {
 namespace {
 
 using test::ClusterQueue;
@@ -291,4 +292,5 @@ TEST_CASE("Host functions: a moved-from engine answers FailedPrecondition", "[ad
 }
 
 }  // namespace
+}  // namespace host_exceptions_test
 }  // namespace qm

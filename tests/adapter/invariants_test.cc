@@ -14,6 +14,7 @@
 #include "support/builders.h"
 
 namespace qm {
+namespace invariants_test {
 namespace {
 
 using test::ClusterQueue;
@@ -277,4 +278,5 @@ TEST_CASE("CheckInvariants: a scenario run with check_invariants names the step 
   CHECK(RunScenarioStep(*scenario, 2, *engine, &r3).ok());
 }
 
+}  // namespace invariants_test
 }  // namespace qm

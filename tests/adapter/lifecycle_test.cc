@@ -10,6 +10,7 @@
 #include "support/builders.h"
 
 namespace qm {
+namespace lifecycle_test {
 namespace {
 
 using test::ClusterQueue;
@@ -301,4 +302,5 @@ TEST_CASE("Controller status: what the workload controller writes on pending wor
 }
 
 }  // namespace
+}  // namespace lifecycle_test
 }  // namespace qm

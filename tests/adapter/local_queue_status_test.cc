@@ -12,6 +12,7 @@
 #include "support/builders.h"
 
 namespace qm {
+namespace local_queue_status_test {
 namespace {
 
 using test::ClusterQueue;
@@ -135,4 +136,5 @@ TEST_CASE("WriteEngineState: LocalQueues carry Kueue's status", "[adapter][local
 }
 
 }  // namespace
+}  // namespace local_queue_status_test
 }  // namespace qm

@@ -8,6 +8,7 @@
 #include "support/builders.h"
 
 namespace qm {
+namespace message_style_test {
 namespace {
 
 using test::ClusterQueue;
@@ -109,4 +110,5 @@ TEST_CASE("Legacy messages: the preemption message names the preemptor's UID onl
 }
 
 }  // namespace
+}  // namespace message_style_test
 }  // namespace qm

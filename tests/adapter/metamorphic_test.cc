@@ -32,6 +32,7 @@
 #include "support/random.h"
 
 namespace qm {
+namespace metamorphic_test {
 namespace {
 
 using test::ClusterQueue;
@@ -407,4 +408,5 @@ TEST_CASE("Metamorphic: saving and restoring before a random call changes no lat
   }
 }
 
+}  // namespace metamorphic_test
 }  // namespace qm

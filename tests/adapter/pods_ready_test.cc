@@ -12,6 +12,7 @@
 #include "support/builders.h"
 
 namespace qm {
+namespace pods_ready_test {
 namespace {
 
 using test::ClusterQueue;
@@ -394,4 +395,5 @@ TEST_CASE("Feature gate UnadmittedWorkloadsExplicitStatus=true: a new workload g
 }
 
 }  // namespace
+}  // namespace pods_ready_test
 }  // namespace qm

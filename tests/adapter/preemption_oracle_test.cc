@@ -23,6 +23,7 @@
 #include "support/random.h"
 
 namespace qm {
+namespace preemption_oracle_test {
 namespace {
 
 using test::ClusterQueue;
@@ -344,4 +345,5 @@ TEST_CASE("Preemption oracle: classic preemption targets match a brute-force rea
   CHECK(multi >= 50);
 }
 
+}  // namespace preemption_oracle_test
 }  // namespace qm

@@ -7,6 +7,7 @@
 #include "support/builders.h"
 
 namespace qm {
+namespace queries_test {
 namespace {
 
 using test::ClusterQueue;
@@ -139,4 +140,5 @@ TEST_CASE("Queries: partial admission counts are what the cycle admits", "[adapt
 }
 
 }  // namespace
+}  // namespace queries_test
 }  // namespace qm

@@ -12,6 +12,7 @@
 #include "support/builders.h"
 
 namespace qm {
+namespace restore_content_test {
 namespace {
 
 using test::ClusterQueue;
@@ -105,4 +106,5 @@ TEST_CASE("Submit: names must be printable UTF-8", "[adapter][validate]") {
 }
 
 }  // namespace
+}  // namespace restore_content_test
 }  // namespace qm

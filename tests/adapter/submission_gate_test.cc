@@ -9,6 +9,7 @@
 #include "support/builders.h"
 
 namespace qm {
+namespace submission_gate_test {
 namespace {
 
 using test::ClusterQueue;
@@ -72,4 +73,5 @@ TEST_CASE("Submission gate: SetSubmissionGate replaces or removes it", "[adapter
 }
 
 }  // namespace
+}  // namespace submission_gate_test
 }  // namespace qm

@@ -62,6 +62,7 @@
 #include "support/thrash_host.h"
 
 namespace qm {
+namespace thrash_property_test {
 namespace {
 
 using test::Arrival;
@@ -1040,4 +1041,5 @@ TEST_CASE("Thrash: soak, the policy properties over many seeds (QM_THRASH_SEEDS)
 }
 
 }  // namespace
+}  // namespace thrash_property_test
 }  // namespace qm

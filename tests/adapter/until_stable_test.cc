@@ -8,6 +8,7 @@
 #include "support/builders.h"
 
 namespace qm {
+namespace until_stable_test {
 namespace {
 
 using test::ClusterQueue;
@@ -94,4 +95,5 @@ TEST_CASE("CycleResult: counts what it parked", "[adapter][stable]") {
 }
 
 }  // namespace
+}  // namespace until_stable_test
 }  // namespace qm

@@ -10,6 +10,7 @@
 #include "support/builders.h"
 
 namespace qm {
+namespace update_admitted_test {
 namespace {
 
 using test::Workload;
@@ -103,4 +104,5 @@ TEST_CASE("Workload update: a pending workload's labels, job UID and priority cl
 }
 
 }  // namespace
+}  // namespace update_admitted_test
 }  // namespace qm

@@ -14,6 +14,7 @@
 #include "fmt/format.h"
 
 namespace qm {
+namespace compact_string_test {
 namespace {
 
 const std::vector<std::string>& Samples() {
@@ -102,4 +103,5 @@ TEST_CASE("CompactString orders and hashes by its text", "[compact_string]") {
 }
 
 }  // namespace
+}  // namespace compact_string_test
 }  // namespace qm

@@ -12,6 +12,7 @@
 #include "support/random.h"
 
 namespace qm {
+namespace overflow_test {
 namespace {
 
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
@@ -113,4 +114,5 @@ TEST_CASE("QuotaTree: adding and removing extreme amounts is an exact inverse", 
 }
 
 }  // namespace
+}  // namespace overflow_test
 }  // namespace qm

@@ -14,6 +14,7 @@
 #include "qm/core/quantity.h"
 
 namespace qm {
+namespace quantity_test {
 namespace {
 
 constexpr int64_t kKi = int64_t{1} << 10;
@@ -297,4 +298,5 @@ TEST_CASE("MulAmount: products saturate at the int64 ends", "[core][quantity]") 
 }
 
 }  // namespace
+}  // namespace quantity_test
 }  // namespace qm

@@ -14,6 +14,7 @@
 
 #include "fuzz/targets/targets.h"
 
+namespace fuzz_regressions_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -82,3 +83,5 @@ TEST_CASE("fuzz regressions and seeds: trace reader", "[fuzz]") {
   CHECK(Replay("trace", qm::fuzz::TraceTarget) > 0);
 }
 #endif
+
+}  // namespace fuzz_regressions_test

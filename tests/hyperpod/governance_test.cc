@@ -12,6 +12,7 @@
 #include "qm/hyperpod/policy.h"
 
 namespace qm::hyperpod {
+namespace governance_test {
 namespace {
 
 constexpr char kTeamARole[] = "arn:aws:iam::111122223333:role/team-a-access";
@@ -308,4 +309,5 @@ TEST_CASE("Governance: without an access table the gate is HyperPod's admission 
 }
 
 }  // namespace
+}  // namespace governance_test
 }  // namespace qm::hyperpod

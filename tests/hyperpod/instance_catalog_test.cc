@@ -18,6 +18,7 @@
 #include "qm/hyperpod/instance_catalog.h"
 
 namespace qm::hyperpod {
+namespace instance_catalog_test {
 namespace {
 
 // One CSV row: instance_type,accelerator_type,accelerators,neuron_devices,vcpu,memory_gib,efa.
@@ -198,4 +199,5 @@ TEST_CASE("InstanceCatalog: MIG profiles per type", "[hyperpod][catalog]") {
 }
 
 }  // namespace
+}  // namespace instance_catalog_test
 }  // namespace qm::hyperpod

@@ -12,6 +12,7 @@
 #include "qm/hyperpod/render.h"
 
 namespace qm::hyperpod {
+namespace lint_report_test {
 namespace {
 
 // One input file each: (name, text).
@@ -177,4 +178,5 @@ TEST_CASE("FormatLintReport: one line per finding and a counted summary", "[hype
 }
 
 }  // namespace
+}  // namespace lint_report_test
 }  // namespace qm::hyperpod

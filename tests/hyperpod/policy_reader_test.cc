@@ -14,6 +14,7 @@
 #include "hyperpod/seed_documents.h"
 
 namespace qm::hyperpod {
+namespace policy_reader_test {
 namespace {
 
 using test::kCompleteDescribe;
@@ -1172,4 +1173,5 @@ TEST_CASE("Policy error: unknown members and wrong shapes", "[hyperpod][reader][
 }
 
 }  // namespace
+}  // namespace policy_reader_test
 }  // namespace qm::hyperpod

@@ -16,6 +16,7 @@
 #include "qm/text/manifest_writer.h"
 
 namespace qm::hyperpod {
+namespace render_test {
 namespace {
 
 constexpr int64_t kGiB = int64_t{1} << 30;
@@ -408,4 +409,5 @@ TEST_CASE("WriteManifest: the v1beta1 option for the other kinds; v1beta2 stays 
 }
 
 }  // namespace
+}  // namespace render_test
 }  // namespace qm::hyperpod

@@ -20,6 +20,7 @@
 #include "hyperpod/seed_documents.h"
 
 namespace qm::hyperpod {
+namespace translate_test {
 namespace {
 
 using test::kCompleteDescribe;
@@ -1252,4 +1253,5 @@ TEST_CASE("Translate: C1 walkthrough through the Engine (section 10 vector 3)", 
 }
 
 }  // namespace
+}  // namespace translate_test
 }  // namespace qm::hyperpod

@@ -9,6 +9,7 @@
 #include "qm/io/scenario.h"
 
 namespace qm {
+namespace anti_thrash_config_test {
 namespace {
 
 std::string ManifestError(const std::string& yaml) {
@@ -169,4 +170,5 @@ TEST_CASE("qm explain: the preemption history of a workload preempted three time
 }
 
 }  // namespace
+}  // namespace anti_thrash_config_test
 }  // namespace qm

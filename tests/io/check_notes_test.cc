@@ -7,6 +7,7 @@
 #include "qm/io/check.h"
 
 namespace qm {
+namespace check_notes_test {
 namespace {
 
 TEST_CASE("CheckScenarios: prints each scenario's load-time notes to the notes stream", "[io][check]") {
@@ -35,4 +36,5 @@ TEST_CASE("CheckScenarios: prints each scenario's load-time notes to the notes s
 }
 
 }  // namespace
+}  // namespace check_notes_test
 }  // namespace qm

@@ -9,6 +9,7 @@
 #include "qm/io/manifest.h"
 
 namespace qm {
+namespace manifest_errors_test {
 namespace {
 
 std::string ErrorOf(const std::string& yaml) {
@@ -650,4 +651,5 @@ TEST_CASE("ApplyManifest: an engine error names file:line and changes nothing", 
 }
 
 }  // namespace
+}  // namespace manifest_errors_test
 }  // namespace qm

@@ -9,6 +9,7 @@
 #include "qm/io/manifest.h"
 
 namespace qm {
+namespace manifest_nodes_test {
 namespace {
 
 Manifest Read(const std::string& yaml) {
@@ -137,4 +138,5 @@ TEST_CASE("Manifest error: bad Node fields name the file, line, node and field",
 }
 
 }  // namespace
+}  // namespace manifest_nodes_test
 }  // namespace qm

@@ -9,6 +9,7 @@
 #include "qm/io/manifest.h"
 
 namespace qm {
+namespace manifest_reader_test {
 namespace {
 
 std::string ErrorOf(std::string_view yaml) {
@@ -591,4 +592,5 @@ TEST_CASE("ObjectDisplayName: kind, namespace and name", "[io][manifest]") {
 }
 
 }  // namespace
+}  // namespace manifest_reader_test
 }  // namespace qm

@@ -8,6 +8,7 @@
 #include "qm/io/scenario.h"
 
 namespace qm {
+namespace scenario_extensions_test {
 namespace {
 
 std::string ErrorOf(const std::string& yaml) {
@@ -166,4 +167,5 @@ TEST_CASE("Scenario extensions: submit errors name the step and field", "[io][sc
 }
 
 }  // namespace
+}  // namespace scenario_extensions_test
 }  // namespace qm

@@ -9,6 +9,7 @@
 #include "qm/io/scenario.h"
 
 namespace qm {
+namespace scenario_loader_test {
 namespace {
 
 std::string ErrorOf(const std::string& yaml) {
@@ -595,4 +596,5 @@ TEST_CASE("Scenario: loading is all-or-nothing", "[io][scenario][errors]") {
 }
 
 }  // namespace
+}  // namespace scenario_loader_test
 }  // namespace qm

@@ -9,6 +9,7 @@
 #include <string>
 
 namespace qm {
+namespace config_validation_test {
 namespace {
 
 using S = FairSharingStrategy;
@@ -220,4 +221,5 @@ TEST_CASE("Feature gates: the table is consistent", "[model][config][features]")
 }
 
 }  // namespace
+}  // namespace config_validation_test
 }  // namespace qm

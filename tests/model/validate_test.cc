@@ -8,6 +8,7 @@
 #include <vector>
 
 namespace qm {
+namespace validate_test {
 namespace {
 
 template <class Spec>
@@ -515,4 +516,5 @@ TEST_CASE("Validate: recorded resource usage >= 0", "[model][validate]") {
 }
 
 }  // namespace
+}  // namespace validate_test
 }  // namespace qm

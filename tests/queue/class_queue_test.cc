@@ -9,6 +9,7 @@
 
 #include "qm/queue/class_queue.h"
 
+namespace class_queue_test {
 namespace {
 
 using qm::ClassQueue;
@@ -86,3 +87,5 @@ TEST_CASE("ClassQueue: iterates and pops in one queue order across classes", "[q
   CHECK(q.heads().empty());
   CHECK(q.classes().empty());
 }
+
+}  // namespace class_queue_test

@@ -10,6 +10,7 @@
 #include "support/builders.h"
 
 namespace qm {
+namespace queue_order_test {
 namespace {
 
 using test::ClusterQueue;
@@ -373,4 +374,5 @@ TEST_CASE("A missing LocalQueue or ClusterQueue: reason Misconfigured (docs/sema
 }
 
 }  // namespace
+}  // namespace queue_order_test
 }  // namespace qm

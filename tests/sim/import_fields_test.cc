@@ -11,6 +11,7 @@
 #include "sim/import_pods.h"
 
 namespace qm::sim::internal {
+namespace import_fields_test {
 namespace {
 
 TEST_CASE("import fields: decimal numbers scaled exactly", "[sim][import]") {
@@ -117,4 +118,5 @@ TEST_CASE("import pods: pod-set text in canonical form", "[sim][import]") {
 }
 
 }  // namespace
+}  // namespace import_fields_test
 }  // namespace qm::sim::internal

@@ -10,6 +10,7 @@
 #include "sim/sim_test_support.h"
 
 namespace qm::sim {
+namespace livelock_test {
 namespace {
 
 using test::Cluster;
@@ -324,4 +325,5 @@ TEST_CASE("simulate livelock: the stall window must be positive", "[sim][liveloc
 }
 
 }  // namespace
+}  // namespace livelock_test
 }  // namespace qm::sim

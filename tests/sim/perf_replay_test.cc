@@ -8,6 +8,7 @@
 #include "qm/sim/perf_replay.h"
 
 namespace qm::sim {
+namespace perf_replay_test {
 namespace {
 
 // Kueue's baseline generator.yaml shape, field for field.
@@ -202,4 +203,5 @@ TEST_CASE("EventQueue: same-time events fire in insertion order", "[sim]") {
 }
 
 }  // namespace
+}  // namespace perf_replay_test
 }  // namespace qm::sim

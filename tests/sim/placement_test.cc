@@ -12,6 +12,7 @@
 #include "qm/sim/placement.h"
 
 namespace qm::sim {
+namespace placement_test {
 namespace {
 
 using Amounts = std::vector<std::pair<std::string, int64_t>>;
@@ -499,4 +500,5 @@ TEST_CASE("NodesFromInventory: HyperPod nodes carry the catalogue's figures", "[
 }
 
 }  // namespace
+}  // namespace placement_test
 }  // namespace qm::sim

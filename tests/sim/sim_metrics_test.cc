@@ -11,6 +11,7 @@
 #include "sim/sim_test_support.h"
 
 namespace qm::sim {
+namespace sim_metrics_test {
 namespace {
 
 using test::Cluster;
@@ -276,4 +277,5 @@ TEST_CASE("simulate ratios: preemptions per completed job, GPU-hours lost per GP
 }
 
 }  // namespace
+}  // namespace sim_metrics_test
 }  // namespace qm::sim

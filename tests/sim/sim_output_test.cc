@@ -14,6 +14,7 @@
 #include "sim/sim_result_fixture.h"
 
 namespace qm::sim {
+namespace sim_output_test {
 namespace {
 
 // A strict recursive reader of RFC 8259 JSON that only checks the syntax: one value, then nothing
@@ -517,4 +518,5 @@ TEST_CASE("FormatComparisonText: one column per run, '-' where a run lacks a row
 }
 
 }  // namespace
+}  // namespace sim_output_test
 }  // namespace qm::sim

@@ -9,6 +9,7 @@
 #include "sim/sim_test_support.h"
 
 namespace qm::sim {
+namespace simulator_test {
 namespace {
 
 using test::Cluster;
@@ -525,4 +526,5 @@ TEST_CASE("fault files: list and random failures, errors with file and line", "[
 }
 
 }  // namespace
+}  // namespace simulator_test
 }  // namespace qm::sim

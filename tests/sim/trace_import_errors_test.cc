@@ -9,6 +9,7 @@
 #include "sim/import_test_support.h"
 
 namespace qm::sim {
+namespace trace_import_errors_test {
 namespace {
 
 using test::ImportError;
@@ -127,4 +128,5 @@ TEST_CASE("trace import errors: Helios", "[sim][import]") {
 }
 
 }  // namespace
+}  // namespace trace_import_errors_test
 }  // namespace qm::sim

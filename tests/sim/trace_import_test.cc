@@ -12,6 +12,7 @@
 #include "sim/import_test_support.h"
 
 namespace qm::sim {
+namespace trace_import_test {
 namespace {
 
 using test::Import;
@@ -271,4 +272,5 @@ TEST_CASE("trace import: format names", "[sim][import]") {
 }
 
 }  // namespace
+}  // namespace trace_import_test
 }  // namespace qm::sim

@@ -8,6 +8,7 @@
 #include "sim/sim_test_support.h"
 
 namespace qm::sim {
+namespace trace_overflow_test {
 namespace {
 
 constexpr const char* kUnlimitedQueue = R"(
@@ -44,4 +45,5 @@ TEST_CASE("simulate: count × request past int64 is refused naming the row", "[s
 }
 
 }  // namespace
+}  // namespace trace_overflow_test
 }  // namespace qm::sim

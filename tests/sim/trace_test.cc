@@ -15,6 +15,7 @@
 #include "sim/portable_random.h"
 
 namespace qm::sim {
+namespace trace_test {
 namespace {
 
 // tests/sim/data (QM_TESTS_DIR is set by tests/CMakeLists.txt).
@@ -727,4 +728,5 @@ TEST_CASE("TraceFromPerfConfig: workloads as perf_replay creates them", "[sim][t
 }
 
 }  // namespace
+}  // namespace trace_test
 }  // namespace qm::sim

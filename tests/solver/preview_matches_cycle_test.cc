@@ -15,6 +15,7 @@
 #include "support/builders.h"
 
 namespace qm {
+namespace preview_matches_cycle_test {
 namespace {
 
 using test::ClusterQueue;
@@ -172,4 +173,5 @@ TEST_CASE("Preview matches cycle: a namespace the selector rejects is refused", 
 }
 
 }  // namespace
+}  // namespace preview_matches_cycle_test
 }  // namespace qm

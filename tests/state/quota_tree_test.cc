@@ -4,6 +4,7 @@
 #include <vector>
 
 namespace qm {
+namespace quota_tree_test {
 namespace {
 
 // One resource, one flavor: every test uses FR slot 0.
@@ -172,4 +173,5 @@ TEST_CASE("QuotaTree: dominant share follows borrowing incrementally", "[state][
 }
 
 }  // namespace
+}  // namespace quota_tree_test
 }  // namespace qm

@@ -8,6 +8,7 @@
 
 #include "qm/state/record_store.h"
 
+namespace record_store_test {
 namespace {
 
 struct Counted {
@@ -49,3 +50,5 @@ TEST_CASE("RecordStore: new records are value-initialised", "[state][record_stor
   qm::RecordStore<int, 2> store;
   for (int i = 0; i < 9; ++i) CHECK(store.emplace_back() == 0);
 }
+
+}  // namespace record_store_test

@@ -27,6 +27,7 @@
 #include "qm/state/quota_tree.h"
 
 namespace qm {
+namespace share_incremental_test {
 namespace {
 
 __extension__ typedef __int128 i128;  // GCC/Clang extension, as in qm/state/share.h
@@ -377,4 +378,5 @@ TEST_CASE("Dominant share: hand-computed example with a resource tie and a zero 
 }
 
 }  // namespace
+}  // namespace share_incremental_test
 }  // namespace qm

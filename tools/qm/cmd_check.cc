@@ -8,10 +8,10 @@
 namespace qm::cli {
 namespace {
 
-constexpr OptionSpec kOptions[] = {{"known-failures", true}, {"verbose", false}, {"check-invariants", false}};
+constexpr OptionSpec kCheckOptions[] = {{"known-failures", true}, {"verbose", false}, {"check-invariants", false}};
 
 int RunCheck(std::span<const std::string> argv) {
-  absl::StatusOr<Args> args = ParseArgs(argv, kOptions);
+  absl::StatusOr<Args> args = ParseArgs(argv, kCheckOptions);
   if (!args.ok()) return UsageError(kCheckCommand, std::string(args.status().message()));
   if (args->help) {
     std::cout << kCheckCommand.help;

@@ -10,10 +10,10 @@
 namespace qm::cli {
 namespace {
 
-constexpr OptionSpec kOptions[] = {{"workload", true}, {"output", true}};
+constexpr OptionSpec kExplainOptions[] = {{"workload", true}, {"output", true}};
 
 int RunExplain(std::span<const std::string> argv) {
-  absl::StatusOr<Args> args = ParseArgs(argv, kOptions);
+  absl::StatusOr<Args> args = ParseArgs(argv, kExplainOptions);
   if (!args.ok()) return UsageError(kExplainCommand, std::string(args.status().message()));
   if (args->help) {
     std::cout << kExplainCommand.help;

@@ -9,10 +9,10 @@
 namespace qm::cli {
 namespace {
 
-constexpr OptionSpec kOptions[] = {{"output", true}, {"fair-sharing", false}};
+constexpr OptionSpec kPerfOptions[] = {{"output", true}, {"fair-sharing", false}};
 
 int RunPerf(std::span<const std::string> argv) {
-  absl::StatusOr<Args> args = ParseArgs(argv, kOptions);
+  absl::StatusOr<Args> args = ParseArgs(argv, kPerfOptions);
   if (!args.ok()) return UsageError(kPerfCommand, std::string(args.status().message()));
   if (args->help) {
     std::cout << kPerfCommand.help;

@@ -12,7 +12,7 @@
 namespace qm::cli {
 namespace {
 
-constexpr OptionSpec kOptions[] = {{"output", true}, {"state", false}, {"save", true}, {"restore", true},
+constexpr OptionSpec kRunOptions[] = {{"output", true}, {"state", false}, {"save", true}, {"restore", true},
                                    {"check-invariants", false}};
 
 // The engine a run starts from: the snapshot given with --restore, else the scenario's objects.
@@ -42,7 +42,7 @@ absl::Status SaveEngine(const Engine& engine, const std::string& path) {
 }
 
 int RunRun(std::span<const std::string> argv) {
-  absl::StatusOr<Args> args = ParseArgs(argv, kOptions);
+  absl::StatusOr<Args> args = ParseArgs(argv, kRunOptions);
   if (!args.ok()) return UsageError(kRunCommand, std::string(args.status().message()));
   if (args->help) {
     std::cout << kRunCommand.help;

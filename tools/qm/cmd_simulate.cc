@@ -22,7 +22,7 @@
 namespace qm::cli {
 namespace {
 
-constexpr OptionSpec kOptions[] = {{"trace", true},         {"faults", true},         {"output", true},
+constexpr OptionSpec kSimulateOptions[] = {{"trace", true},         {"faults", true},         {"output", true},
                                    {"report", true},        {"compare", false},       {"buckets", true},
                                    {"horizon", true},       {"eviction-delay", true}, {"stall-window", true},
                                    {"checkpoint-interval", true}, {"pod-startup", true}, {"quiet", false},
@@ -128,7 +128,7 @@ bool PodStartupOption(const Args& args, sim::SimulationOptions* options) {
 }
 
 int RunSimulate(std::span<const std::string> argv) {
-  absl::StatusOr<Args> args = ParseArgs(argv, kOptions);
+  absl::StatusOr<Args> args = ParseArgs(argv, kSimulateOptions);
   if (!args.ok()) return UsageError(kSimulateCommand, std::string(args.status().message()));
   if (args->help) {
     std::cout << kSimulateCommand.help;
