@@ -99,6 +99,60 @@ TEST_CASE("import JSON: a pull reader", "[sim][import]") {
   }
 }
 
+TEST_CASE("import JSON: strings are scanned eight bytes at a time, exactly", "[sim][import]") {
+  // Setup: a plain run of every length 0..20 ended by each character that stops it: the closing
+  // quote, an escape, a control character; then bytes above 0x7f, and text ending mid-string.
+  // Expect: what a byte-by-byte scan gives: the value, the unescaped value, or the error.
+  for (size_t n = 0; n <= 20; ++n) {
+    INFO(n);
+    const std::string run(n, 'a');
+    std::string_view value;
+    bool is_null = false;
+    const std::string plain_text = "\"" + run + "\" ";  // the reader keeps views
+    JsonReader plain(plain_text);
+    REQUIRE(plain.ReadStringOrNull(&value, &is_null));
+    CHECK(value == run);
+    CHECK(plain.AtEnd());
+    const std::string escaped_text = "\"" + run + "\\\"b\\\\\"";
+    JsonReader escaped(escaped_text);
+    REQUIRE(escaped.ReadStringOrNull(&value, &is_null));
+    CHECK(value == run + "\"b\\");
+    const std::string control_text = "\"" + run + "\tb\"";
+    JsonReader control(control_text);
+    CHECK(!control.ReadStringOrNull(&value, &is_null));
+    CHECK(control.error() == "a control character inside a string");
+    const std::string newline_text = "\"" + run + "\n\"";
+    JsonReader newline(newline_text);
+    CHECK(!newline.Skip());
+    CHECK(newline.error() == "a control character inside a string");
+    const std::string high = run + "\xc3\xa9\x7f\xff" + run;
+    const std::string utf8_text = "\"" + high + "\"";
+    JsonReader utf8(utf8_text);
+    REQUIRE(utf8.ReadStringOrNull(&value, &is_null));
+    CHECK(value == high);
+    const std::string open_text = "\"" + run;
+    JsonReader open(open_text);
+    CHECK(!open.Skip());
+    CHECK(open.error() == "unterminated string");
+  }
+}
+
+TEST_CASE("import JSON: white space and lines between values", "[sim][import]") {
+  // Setup: values with and without white space before them, newlines among it. Expect: each
+  // value found, and the line of the last one.
+  JsonReader r("[1,\t\"a\" ,\r\n\n  {\"k\":[]}\n,null]");
+  REQUIRE(r.BeginList());
+  int items = 0;
+  while (r.NextItem()) {
+    ++items;
+    REQUIRE(r.Skip());
+  }
+  CHECK(!r.failed());
+  CHECK(items == 4);
+  CHECK(r.line() == 4);
+  CHECK(r.AtEnd());
+}
+
 TEST_CASE("import pods: pod-set text in canonical form", "[sim][import]") {
   PodSetsText pods("nvidia.com/gpu");
   pods.Add("", 2, {.cpu_milli = 3152, .memory_bytes = int64_t{5600} << 20, .gpu_milli = 460});
