@@ -9,6 +9,7 @@
 #include "sim/import_fields.h"
 #include "sim/import_json.h"
 #include "sim/import_pods.h"
+#include "sim/trace_text.h"
 
 namespace qm::sim::internal {
 namespace import_fields_test {
@@ -151,6 +152,25 @@ TEST_CASE("import JSON: white space and lines between values", "[sim][import]") 
   CHECK(items == 4);
   CHECK(r.line() == 4);
   CHECK(r.AtEnd());
+}
+
+TEST_CASE("import names: every byte is checked as a name or resource-name character", "[sim][import]") {
+  // Setup: "a<byte>b" for each of the 256 bytes. Expect: accepted exactly when the byte is a letter,
+  // a digit, '-', '.' or '_' ('/' too for resource names), else the characters message.
+  for (int c = 0; c < 256; ++c) {
+    INFO(c);
+    const std::string name = std::string("a") + static_cast<char>(c) + "b";
+    const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+                       c == '.' || c == '_';
+    CHECK(NameProblem(name, kMaxNameSize) == (plain ? "" : "may contain only letters, digits, '-', '.' and '_'"));
+    CHECK(ResourceNameProblem(name) ==
+          (plain || c == '/' ? "" : "may contain only letters, digits, '-', '.', '_' and '/'"));
+  }
+  CHECK(NameProblem("", kMaxNameSize) == "must not be empty");
+  CHECK(NameProblem("-a", kMaxNameSize) == "must start and end with a letter or digit");
+  CHECK(NameProblem("a-", kMaxNameSize) == "must start and end with a letter or digit");
+  CHECK(NameProblem("abc", 2) == "is 3 characters long, at most 2 are allowed");
+  CHECK(NameProblem("-a$", kMaxNameSize) == "may contain only letters, digits, '-', '.' and '_'");
 }
 
 TEST_CASE("import pods: pod-set text in canonical form", "[sim][import]") {
