@@ -252,6 +252,39 @@ bool JsonReader::Skip() {
   }
 }
 
+bool JsonReader::TrySkipPlainStringList(int64_t* count) {
+  if (Peek() != '[' || started_.size() == kMaxDepth) return false;
+  const char* p = text_.data() + pos_ + 1;
+  const char* const end = text_.data() + text_.size();
+  auto skip_blanks = [&] {
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r')) ++p;
+  };
+  int64_t n = 0;
+  skip_blanks();
+  if (p < end && *p == ']') {
+    pos_ = static_cast<size_t>(p + 1 - text_.data());
+    *count = 0;
+    return true;
+  }
+  while (p < end && *p == '"') {
+    p += 1 + PlainRun(p + 1, end);
+    if (p == end || *p != '"') return false;  // an escape, a control character or no end
+    ++p;
+    ++n;
+    skip_blanks();
+    if (p == end) return false;
+    if (*p == ']') {
+      pos_ = static_cast<size_t>(p + 1 - text_.data());
+      *count = n;
+      return true;
+    }
+    if (*p != ',') return false;
+    ++p;
+    skip_blanks();
+  }
+  return false;
+}
+
 bool JsonReader::AtEnd() {
   Peek();
   if (pos_ < text_.size()) return Fail("unexpected text after the top-level value");

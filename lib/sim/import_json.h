@@ -37,6 +37,10 @@ class JsonReader {
   bool ReadStringOrNull(std::string_view* out, bool* is_null);
   /// Skips the next value, whatever it is.
   bool Skip();
+  /// When the next value is a list of strings without escapes, on one line (Philly's `gpus`
+  /// lists), skips it and sets `*count` to its length. Else returns false and reads nothing, and
+  /// the caller reads the value item by item, which reports any error.
+  bool TrySkipPlainStringList(int64_t* count);
 
   /// After the top-level value: false unless only white space is left.
   bool AtEnd();

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "sim/import_fields.h"
 #include "sim/import_json.h"
@@ -135,6 +136,58 @@ TEST_CASE("import JSON: strings are scanned eight bytes at a time, exactly", "[s
     JsonReader open(open_text);
     CHECK(!open.Skip());
     CHECK(open.error() == "unterminated string");
+  }
+}
+
+TEST_CASE("import JSON: a list of plain strings is skipped at once, or not at all", "[sim][import]") {
+  SECTION("lists it takes: counted, and the reader is after the list") {
+    // Setup: lists of plain strings with blanks, each followed by a marker. Expect: the count, then
+    // the marker is the next value, on the same line.
+    const std::pair<std::string, int64_t> cases[] = {
+        {R"([] 7)", 0}, {R"([ ] 7)", 0}, {R"(["gpu0"] 7)", 1}, {"[\"a\",\t\"b\" ,\r\"c\"] 7", 3},
+        {R"([ "a" , "0123456789abcdefghij" ] 7)", 2}, {"[\"\xc3\xa9\"] 7", 1}, {R"(  ["", ""] 7)", 2}};
+    for (const auto& [text, want] : cases) {
+      INFO(text);
+      JsonReader r(text);
+      int64_t count = -1;
+      REQUIRE(r.TrySkipPlainStringList(&count));
+      CHECK(count == want);
+      CHECK(r.Peek() == '7');
+      CHECK(r.line() == 1);
+      CHECK(!r.failed());
+    }
+  }
+  SECTION("lists it leaves to the item-by-item reader: nothing read, no error") {
+    // Setup: escapes, other values, nested values, newlines, a trailing comma, a missing comma,
+    // control characters, text that ends inside the list, and a value that is no list. Expect:
+    // false, no error, and the next value is still the '[' (or the other value).
+    for (const std::string text :
+         {R"(["a"b"])", R"(["a", 1])", R"([1])", R"([["a"]])", R"([{"a": 1}])", "[\"a\",\n\"b\"]", "[\n]",
+          R"(["a",])", R"(["a" "b"])", "[\"a\tb\"]", R"(["a", "b)", R"(["a", )", R"([)", R"("a")", R"({})",
+          R"(null)"}) {
+      INFO(text);
+      JsonReader r(text);
+      const char first = r.Peek();
+      int64_t count = -1;
+      CHECK(!r.TrySkipPlainStringList(&count));
+      CHECK(count == -1);
+      CHECK(!r.failed());
+      CHECK(r.Peek() == first);
+    }
+  }
+  SECTION("a list nested as deeply as allowed is left to the item-by-item reader") {
+    // Setup: 64 open lists (the most allowed), then a list of strings. Expect: left alone, and
+    // the item-by-item reader then reports the depth.
+    const std::string text = std::string(64, '[') + R"(["a"])" + std::string(64, ']');
+    JsonReader r(text);
+    for (int i = 0; i < 64; ++i) {
+      REQUIRE(r.BeginList());
+      REQUIRE(r.NextItem());
+    }
+    int64_t count = -1;
+    CHECK(!r.TrySkipPlainStringList(&count));
+    CHECK(!r.BeginList());
+    CHECK(r.error() == "values are nested too deeply");
   }
 }
 
