@@ -17,7 +17,11 @@ class JsonReader {
 
   /// The next value's first character ('{', '[', '"', 'n', ...; 0 at the end of the text), after
   /// white space. Its line is `line()`.
-  char Peek();
+  char Peek() {
+    // Inline for the common case, no white space before the value: called for every token.
+    if (pos_ < text_.size() && text_[pos_] > ' ') return text_[pos_];
+    return SkipSpace();
+  }
   int64_t line() const { return line_; }
 
   /// Enters an object or a list: false (with `error()`) when the next value is not one.
@@ -33,6 +37,10 @@ class JsonReader {
   bool ReadStringOrNull(std::string_view* out, bool* is_null);
   /// Skips the next value, whatever it is.
   bool Skip();
+  /// When the next value is a list of strings without escapes, on one line (Philly's `gpus`
+  /// lists), skips it and sets `*count` to its length. Else returns false and reads nothing, and
+  /// the caller reads the value item by item, which reports any error.
+  bool TrySkipPlainStringList(int64_t* count);
 
   /// After the top-level value: false unless only white space is left.
   bool AtEnd();
@@ -45,6 +53,7 @@ class JsonReader {
 
  private:
   bool Fail(std::string message);
+  char SkipSpace();  // `Peek` past white space
   bool Begin(char open, const char* expected);  // enters an object or list opened by `open`
   bool ReadString(std::string_view* out);
   bool SkipScalar();

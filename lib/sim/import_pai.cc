@@ -21,6 +21,7 @@
 #include "sim/import_fields.h"
 #include "sim/import_formats.h"
 #include "sim/import_pods.h"
+#include "sim/name_index.h"
 #include "sim/trace_text.h"
 
 namespace qm::sim::internal {
@@ -68,9 +69,10 @@ std::optional<JobStatus> ParseStatus(std::string_view v) {
   return std::nullopt;
 }
 
-// Kept small (10⁶ of each): times as kNoTime when missing, the owner resolved when read.
+// Kept small (10⁶ of each): times as kNoTime when missing, the owner resolved when read. The
+// name is in `PaiImporter::job_names_`, at the job's index.
 struct PaiJob {
-  std::string_view name, inst_id;
+  std::string_view inst_id;
   int64_t submit_us = kNoTime;
   int64_t line = 0;
   uint32_t input = 0;
@@ -84,7 +86,7 @@ struct PaiTask {
   PodRequest request;
   int64_t start_us = kNoTime, end_us = kNoTime;
   int32_t count = 0;
-  uint32_t job = 0;
+  uint32_t job = NameIndex::kNotFound;  // set by `JoinTasks`; kNotFound: no such job
 };
 
 class PaiImporter {
@@ -107,14 +109,22 @@ class PaiImporter {
       const size_t rows = inputs[t->input_index()].text.size() / 96;  // a job row is 100 bytes or more
       sink_.Reserve(rows);
       jobs_.reserve(jobs_.size() + rows);
-      job_index_.reserve(job_index_.size() + rows);
-      QM_RETURN_IF_ERROR(ReadJobs(*t));
+      job_names_.Reserve(jobs_.size() + rows);
+      if (absl::Status s = ReadJobs(*t); !s.ok()) {
+        // A name repeated before the bad row was the first error in the input.
+        QM_RETURN_IF_ERROR(RepeatedJobError());
+        return s;
+      }
     }
+    QM_RETURN_IF_ERROR(RepeatedJobError());
     for (auto& t : tables[static_cast<int>(Table::kGroupTag)]) QM_RETURN_IF_ERROR(ReadGroupTags(*t));
     for (auto& t : tables[static_cast<int>(Table::kTask)]) {
-      tasks_.reserve(tasks_.size() + inputs[t->input_index()].text.size() / 64);  // 70 bytes or more a row
+      const size_t rows = inputs[t->input_index()].text.size() / 64;  // 70 bytes or more a row
+      tasks_.reserve(tasks_.size() + rows);
+      task_jobs_.reserve(task_jobs_.size() + rows);
       QM_RETURN_IF_ERROR(ReadTasks(*t));
     }
+    JoinTasks();
     for (auto& t : tables[static_cast<int>(Table::kMachine)]) QM_RETURN_IF_ERROR(ReadMachines(*t));
     return AddJobs();
   }
@@ -153,7 +163,7 @@ class PaiImporter {
       ++sink_.summary().rows;
       PaiJob job;
       // Kept as views: of the input, or copies when the CSV reader unescaped them.
-      job.name = sink_.Stable(t[name_col], t.input_index());
+      const std::string_view name = sink_.Stable(t[name_col], t.input_index());
       job.inst_id = sink_.Stable(t[inst_col], t.input_index());
       QM_ASSIGN_OR_RETURN(job.has_owner, ResolveOwner(sink_, t[user_col], t.input_index(), t.line(), "user", &job.owner));
       const std::optional<JobStatus> status = ParseStatus(t[status_col]);
@@ -169,16 +179,23 @@ class PaiImporter {
       if (job.submit_us != kNoTime) sink_.SeeSubmit(job.submit_us, t[start_col], t.input_index(), t.line());
       job.input = t.input_index();
       job.line = t.line();
-      if (IsMissing(job.name)) return t.Error(name_col, "missing: every job needs its name");
-      const auto [it, inserted] = job_index_.try_emplace(HashKey(job.name), static_cast<uint32_t>(jobs_.size()));
-      if (!inserted) {
-        const PaiJob& first = jobs_[it->second];
-        return t.Error(name_col, fmt::format("job {} appears twice (first at {}:{})", QuoteValue(job.name),
-                                             sink_.file(first.input), first.line));
-      }
+      if (IsMissing(name)) return t.Error(name_col, "missing: every job needs its name");
+      // Repeated names are looked for once every job is read (`RepeatedJobError`).
+      job_names_.Add(name);
       jobs_.push_back(job);
     }
     return t.status();
+  }
+
+  // The first job row whose name an earlier row has, as an error naming both rows.
+  absl::Status RepeatedJobError() {
+    const std::optional<NameRepeat> repeat = job_names_.FirstRepeat();
+    if (!repeat) return absl::OkStatus();
+    const PaiJob& first = jobs_[repeat->first];
+    const PaiJob& second = jobs_[repeat->second];
+    return ImportError(sink_.file(second.input), second.line, "job_name",
+                       fmt::format("job {} appears twice (first at {}:{})", QuoteValue(job_names_.name(repeat->second)),
+                                   sink_.file(first.input), first.line));
   }
 
   absl::Status ReadGroupTags(CsvTable& t) {
@@ -221,12 +238,7 @@ class PaiImporter {
       QM_ASSIGN_OR_RETURN(task.request.cpu_milli, t.Scaled(cpu_col, 1));
       QM_ASSIGN_OR_RETURN(task.request.memory_bytes, GibibytesColumn(t, mem_col));
       QM_ASSIGN_OR_RETURN(task.request.gpu_milli, t.Scaled(gpu_col, 1));  // percent of a GPU: 50.0 is 500m
-      const auto it = job_index_.find(HashKey(t[job_col]));
-      if (it == job_index_.end()) {
-        ++sink_.summary().orphan_tasks;
-        continue;
-      }
-      task.job = it->second;
+      task_jobs_.push_back(sink_.Stable(t[job_col], t.input_index()));
       tasks_.push_back(task);
     }
     return t.status();
@@ -251,14 +263,28 @@ class PaiImporter {
     return t.status();
   }
 
+  // Each task's job, by name; tasks of no job are counted and left out.
+  void JoinTasks() {
+    const std::vector<uint32_t> jobs = job_names_.Find(task_jobs_);
+    for (size_t k = 0; k < tasks_.size(); ++k) {
+      tasks_[k].job = jobs[k];
+      if (jobs[k] == NameIndex::kNotFound) ++sink_.summary().orphan_tasks;
+    }
+    task_jobs_ = {};
+  }
+
   // Tasks grouped by job, in file order within a job (a counting sort).
   void GroupTasks() {
     first_task_.assign(jobs_.size() + 1, 0);
-    for (const PaiTask& task : tasks_) ++first_task_[task.job + 1];
+    for (const PaiTask& task : tasks_) {
+      if (task.job != NameIndex::kNotFound) ++first_task_[task.job + 1];
+    }
     for (size_t j = 0; j < jobs_.size(); ++j) first_task_[j + 1] += first_task_[j];
     std::vector<uint32_t> next(first_task_.begin(), first_task_.end() - 1);
-    order_.resize(tasks_.size());
-    for (uint32_t k = 0; k < tasks_.size(); ++k) order_[next[tasks_[k].job]++] = k;
+    order_.resize(first_task_.back());
+    for (uint32_t k = 0; k < tasks_.size(); ++k) {
+      if (tasks_[k].job != NameIndex::kNotFound) order_[next[tasks_[k].job]++] = k;
+    }
   }
 
   // Task names become pod-set names when each is a valid name and no two are equal; else the
@@ -327,14 +353,16 @@ class PaiImporter {
       }
       job.pod_sets = sink_.PodSets(pods_.text());
       job.fractional = pods_.fractional();
-      if (const auto spec = spec_of_.find(HashKey(p.inst_id)); spec != spec_of_.end()) {
+      // Without a group-tag table, no need to hash the 64-character instance ids.
+      const auto spec = spec_of_.empty() ? spec_of_.end() : spec_of_.find(HashKey(p.inst_id));
+      if (spec != spec_of_.end()) {
         QM_RETURN_IF_ERROR(ModelAffinity(sink_, spec->second, p.input, p.line, "gpu_type_spec", &scratch_));
         job.affinity = sink_.Affinity(scratch_);
       }
       job.owner = p.owner;
       job.input = p.input;
       job.line = p.line;
-      job.name = p.name;
+      job.name = job_names_.name(j);
       QM_RETURN_IF_ERROR(sink_.Add(job, "job_name"));
     }
     return absl::OkStatus();
@@ -344,8 +372,9 @@ class PaiImporter {
   NodeYaml& nodes_;
   PodSetsText pods_;
   std::vector<PaiJob> jobs_;
-  absl::flat_hash_map<absl::string_view, uint32_t> job_index_;  // job_name → index in jobs_
+  NameIndex job_names_;  // jobs_[j]'s name is job_names_.name(j)
   std::vector<PaiTask> tasks_;
+  std::vector<std::string_view> task_jobs_;  // tasks_[k]'s job_name, until `JoinTasks`
   std::vector<uint32_t> first_task_, order_;  // tasks_[order_[first_task_[j] ..]] are job j's
   absl::flat_hash_map<absl::string_view, std::string_view> spec_of_;  // inst_id → gpu_type_spec
   std::string scratch_;

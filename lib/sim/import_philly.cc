@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "fmt/format.h"
 #include "qm/core/status.h"
 #include "sim/import_fields.h"
@@ -101,6 +102,10 @@ class LogReader {
       std::string_view key;
       while (json_.NextMember(&key)) {
         if (key == "gpus") {
+          if (int64_t n = 0; json_.TrySkipPlainStringList(&n)) {  // the common case, read at once
+            count += n;
+            continue;
+          }
           if (!json_.BeginList()) return JsonError("gpus");
           while (json_.NextItem()) {
             if (!json_.Skip()) return JsonError("gpus");
@@ -234,26 +239,36 @@ class LogReader {
       ++s.cpu_only;
       return absl::OkStatus();
     }
-    pods_.Clear();
-    for (size_t i = 0; i < sorted_.size();) {
-      size_t j = i + 1;
-      while (j < sorted_.size() && sorted_[j] == sorted_[i]) ++j;
-      pods_.Add("", static_cast<int64_t>(j - i), {.gpu_milli = sorted_[i] * 1000});
-      i = j;
-    }
     ImportedJob job;
+    job.pod_sets = PodSetsOf(sorted_);
     job.submit_us = p.submitted;
     job.run_us = p.run_us;
     if (p.open_since != kNoTime) {
       job.open_run = true;
       job.mark_us = p.open_since;
     }
-    job.pod_sets = sink_.PodSets(pods_.text());
     job.owner = owner;
     job.input = index_;
     job.line = line;
     job.name = p.jobid;
     return sink_.Add(job, "jobid");
+  }
+
+  // The pod sets of machines with `gpus` GPUs each, largest first: one pod per machine; machines
+  // with as many GPUs form one pod set. Jobs come in a few shapes (one machine of 1 to 8 GPUs,
+  // n machines of 8), so each shape's text is made and interned once.
+  uint32_t PodSetsOf(const std::vector<int64_t>& gpus) {
+    if (const auto it = pod_sets_of_.find(gpus); it != pod_sets_of_.end()) return it->second;
+    pods_.Clear();
+    for (size_t i = 0; i < gpus.size();) {
+      size_t j = i + 1;
+      while (j < gpus.size() && gpus[j] == gpus[i]) ++j;
+      pods_.Add("", static_cast<int64_t>(j - i), {.gpu_milli = gpus[i] * 1000});
+      i = j;
+    }
+    const uint32_t id = sink_.PodSets(pods_.text());
+    pod_sets_of_.emplace(gpus, id);
+    return id;
   }
 
   const ImportInput& input_;
@@ -264,6 +279,7 @@ class LogReader {
   // Scratch, reused across jobs: the machines' GPUs of the attempt being read, of the job's first
   // attempt with a start time (its pods), and the latter sorted.
   std::vector<int64_t> detail_, first_gpus_, sorted_;
+  absl::flat_hash_map<std::vector<int64_t>, uint32_t> pod_sets_of_;  // for lookups only
 };
 
 // `cluster_machine_list`: machine id, number of GPUs, memory of one GPU; with or without a header.

@@ -5,11 +5,11 @@
 #include <charconv>
 #include <iterator>
 
-#include "absl/hash/hash.h"
 #include "fmt/format.h"
 #include "qm/core/status.h"
 #include "qm/sim/trace.h"
 #include "sim/import_fields.h"
+#include "sim/name_index.h"
 #include "sim/trace_text.h"
 
 namespace qm::sim::internal {
@@ -123,12 +123,9 @@ void ImportSink::Reserve(size_t jobs) { jobs_.reserve(jobs_.size() + jobs); }
 absl::Status ImportSink::CheckNamesUnique() const {
   // Sorting (hash, index) pairs is several times faster than a hash set of 10⁶ names, whose every
   // insert misses the cache; equal names then sit next to each other.
-  std::vector<std::pair<uint64_t, uint32_t>> keys(jobs_.size());
-  const absl::Hash<absl::string_view> hash;
-  for (size_t k = 0; k < jobs_.size(); ++k) {
-    keys[k] = {hash(HashKey(jobs_[k].name)), static_cast<uint32_t>(k)};
-  }
-  std::sort(keys.begin(), keys.end());
+  std::vector<HashedIndex> keys(jobs_.size());
+  for (size_t k = 0; k < jobs_.size(); ++k) keys[k] = {NameHash(jobs_[k].name), static_cast<uint32_t>(k)};
+  SortHashedIndices(keys);
   // Of all repeats, report the one that comes first in the input, with the name's first use.
   size_t first = 0, second = jobs_.size();
   for (size_t i = 0; i < keys.size();) {

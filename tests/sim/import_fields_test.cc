@@ -5,10 +5,12 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "sim/import_fields.h"
 #include "sim/import_json.h"
 #include "sim/import_pods.h"
+#include "sim/trace_text.h"
 
 namespace qm::sim::internal {
 namespace import_fields_test {
@@ -97,6 +99,131 @@ TEST_CASE("import JSON: a pull reader", "[sim][import]") {
     CHECK(!deep.Skip());
     CHECK(deep.error() == "values are nested too deeply");
   }
+}
+
+TEST_CASE("import JSON: strings are scanned eight bytes at a time, exactly", "[sim][import]") {
+  // Setup: a plain run of every length 0..20 ended by each character that stops it: the closing
+  // quote, an escape, a control character; then bytes above 0x7f, and text ending mid-string.
+  // Expect: what a byte-by-byte scan gives: the value, the unescaped value, or the error.
+  for (size_t n = 0; n <= 20; ++n) {
+    INFO(n);
+    const std::string run(n, 'a');
+    std::string_view value;
+    bool is_null = false;
+    const std::string plain_text = "\"" + run + "\" ";  // the reader keeps views
+    JsonReader plain(plain_text);
+    REQUIRE(plain.ReadStringOrNull(&value, &is_null));
+    CHECK(value == run);
+    CHECK(plain.AtEnd());
+    const std::string escaped_text = "\"" + run + "\\\"b\\\\\"";
+    JsonReader escaped(escaped_text);
+    REQUIRE(escaped.ReadStringOrNull(&value, &is_null));
+    CHECK(value == run + "\"b\\");
+    const std::string control_text = "\"" + run + "\tb\"";
+    JsonReader control(control_text);
+    CHECK(!control.ReadStringOrNull(&value, &is_null));
+    CHECK(control.error() == "a control character inside a string");
+    const std::string newline_text = "\"" + run + "\n\"";
+    JsonReader newline(newline_text);
+    CHECK(!newline.Skip());
+    CHECK(newline.error() == "a control character inside a string");
+    const std::string high = run + "\xc3\xa9\x7f\xff" + run;
+    const std::string utf8_text = "\"" + high + "\"";
+    JsonReader utf8(utf8_text);
+    REQUIRE(utf8.ReadStringOrNull(&value, &is_null));
+    CHECK(value == high);
+    const std::string open_text = "\"" + run;
+    JsonReader open(open_text);
+    CHECK(!open.Skip());
+    CHECK(open.error() == "unterminated string");
+  }
+}
+
+TEST_CASE("import JSON: a list of plain strings is skipped at once, or not at all", "[sim][import]") {
+  SECTION("lists it takes: counted, and the reader is after the list") {
+    // Setup: lists of plain strings with blanks, each followed by a marker. Expect: the count, then
+    // the marker is the next value, on the same line.
+    const std::pair<std::string, int64_t> cases[] = {
+        {R"([] 7)", 0}, {R"([ ] 7)", 0}, {R"(["gpu0"] 7)", 1}, {"[\"a\",\t\"b\" ,\r\"c\"] 7", 3},
+        {R"([ "a" , "0123456789abcdefghij" ] 7)", 2}, {"[\"\xc3\xa9\"] 7", 1}, {R"(  ["", ""] 7)", 2}};
+    for (const auto& [text, want] : cases) {
+      INFO(text);
+      JsonReader r(text);
+      int64_t count = -1;
+      REQUIRE(r.TrySkipPlainStringList(&count));
+      CHECK(count == want);
+      CHECK(r.Peek() == '7');
+      CHECK(r.line() == 1);
+      CHECK(!r.failed());
+    }
+  }
+  SECTION("lists it leaves to the item-by-item reader: nothing read, no error") {
+    // Setup: escapes, other values, nested values, newlines, a trailing comma, a missing comma,
+    // control characters, text that ends inside the list, and a value that is no list. Expect:
+    // false, no error, and the next value is still the '[' (or the other value).
+    for (const std::string text :
+         {R"(["a"b"])", R"(["a", 1])", R"([1])", R"([["a"]])", R"([{"a": 1}])", "[\"a\",\n\"b\"]", "[\n]",
+          R"(["a",])", R"(["a" "b"])", "[\"a\tb\"]", R"(["a", "b)", R"(["a", )", R"([)", R"("a")", R"({})",
+          R"(null)"}) {
+      INFO(text);
+      JsonReader r(text);
+      const char first = r.Peek();
+      int64_t count = -1;
+      CHECK(!r.TrySkipPlainStringList(&count));
+      CHECK(count == -1);
+      CHECK(!r.failed());
+      CHECK(r.Peek() == first);
+    }
+  }
+  SECTION("a list nested as deeply as allowed is left to the item-by-item reader") {
+    // Setup: 64 open lists (the most allowed), then a list of strings. Expect: left alone, and
+    // the item-by-item reader then reports the depth.
+    const std::string text = std::string(64, '[') + R"(["a"])" + std::string(64, ']');
+    JsonReader r(text);
+    for (int i = 0; i < 64; ++i) {
+      REQUIRE(r.BeginList());
+      REQUIRE(r.NextItem());
+    }
+    int64_t count = -1;
+    CHECK(!r.TrySkipPlainStringList(&count));
+    CHECK(!r.BeginList());
+    CHECK(r.error() == "values are nested too deeply");
+  }
+}
+
+TEST_CASE("import JSON: white space and lines between values", "[sim][import]") {
+  // Setup: values with and without white space before them, newlines among it. Expect: each
+  // value found, and the line of the last one.
+  JsonReader r("[1,\t\"a\" ,\r\n\n  {\"k\":[]}\n,null]");
+  REQUIRE(r.BeginList());
+  int items = 0;
+  while (r.NextItem()) {
+    ++items;
+    REQUIRE(r.Skip());
+  }
+  CHECK(!r.failed());
+  CHECK(items == 4);
+  CHECK(r.line() == 4);
+  CHECK(r.AtEnd());
+}
+
+TEST_CASE("import names: every byte is checked as a name or resource-name character", "[sim][import]") {
+  // Setup: "a<byte>b" for each of the 256 bytes. Expect: accepted exactly when the byte is a letter,
+  // a digit, '-', '.' or '_' ('/' too for resource names), else the characters message.
+  for (int c = 0; c < 256; ++c) {
+    INFO(c);
+    const std::string name = std::string("a") + static_cast<char>(c) + "b";
+    const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+                       c == '.' || c == '_';
+    CHECK(NameProblem(name, kMaxNameSize) == (plain ? "" : "may contain only letters, digits, '-', '.' and '_'"));
+    CHECK(ResourceNameProblem(name) ==
+          (plain || c == '/' ? "" : "may contain only letters, digits, '-', '.', '_' and '/'"));
+  }
+  CHECK(NameProblem("", kMaxNameSize) == "must not be empty");
+  CHECK(NameProblem("-a", kMaxNameSize) == "must start and end with a letter or digit");
+  CHECK(NameProblem("a-", kMaxNameSize) == "must start and end with a letter or digit");
+  CHECK(NameProblem("abc", 2) == "is 3 characters long, at most 2 are allowed");
+  CHECK(NameProblem("-a$", kMaxNameSize) == "may contain only letters, digits, '-', '.' and '_'");
 }
 
 TEST_CASE("import pods: pod-set text in canonical form", "[sim][import]") {

@@ -67,6 +67,18 @@ TEST_CASE("trace import errors: PAI 2020", "[sim][import]") {
   CHECK(error("j01,i01,u1,Done,1000.0,1600.0\n", task) ==
         "pai_job_table.csv:1: status: \"Done\" is not Terminated, Failed, Running or Waiting");
   CHECK(error(job + job, task) == "pai_job_table.csv:2: job_name: job \"j01\" appears twice (first at pai_job_table.csv:1)");
+  // Repeats are found after the table is read, yet reported in row order: a repeat before a bad
+  // row is the error, a bad row before a repeat is; of two repeats, the earlier second use.
+  const std::string job2 = "j02,i02,u1,Terminated,1000.0,1600.0\n";
+  const std::string bad = "j03,i03,u1,Done,1000.0,1600.0\n";
+  CHECK(error(job + job2 + job + bad, task) ==
+        "pai_job_table.csv:3: job_name: job \"j01\" appears twice (first at pai_job_table.csv:1)");
+  CHECK(error(job + bad + job, task) ==
+        "pai_job_table.csv:2: status: \"Done\" is not Terminated, Failed, Running or Waiting");
+  CHECK(error(job + job2 + job2 + job, task) ==
+        "pai_job_table.csv:3: job_name: job \"j02\" appears twice (first at pai_job_table.csv:2)");
+  CHECK(error(job + job2 + job2 + "j01,i01,u1,Terminated,1000.0\n", task) ==
+        "pai_job_table.csv:3: job_name: job \"j02\" appears twice (first at pai_job_table.csv:2)");
   CHECK(error("j01,i01,u1,Terminated,1000.0\n", task) == "pai_job_table.csv:1: row: 5 values, but the table has 6 columns");
   CHECK(error(job, "j01,ps,1.5,Terminated,1005.0,1510.0,600.0,29.296875,,MISC\n") ==
         "pai_task_table.csv:1: inst_num: \"1.5\" is not an integer");
