@@ -11,8 +11,8 @@
 //   heads ........................ O(Q + H log n)        (n pending per queue)
 //   nomination ................... O(H · P·G·F·R·d) plus the preemption searches that are needed
 //                                  (see preemption.h / fair_sharing.h)
-//   ordering ..................... classical O(H log H); fair sharing O(H_T² · d·(R+|W|)) per
-//                                  cohort tree with H_T heads
+//   ordering ..................... classical O(H log H); fair sharing O(H log H) to group the heads
+//                                  by cohort tree, then O(H_T² · d·(R+|W|)) per tree with H_T heads
 //   processing ................... O(H · (|P ∪ T|·|W|·d))
 //   requeue ...................... O(H log n), plus O(log C + m) to park an equivalence class of m
 //                                  (C classes in the queue, qm/queue/class_queue.h)
@@ -98,6 +98,7 @@ class Scheduler {
     victim_set_.clear();
     if (s_.config.fair_sharing.enabled) {
       remaining_.assign(entries_.size(), true);
+      GroupByTree();
       for (size_t n = 0; n < entries_.size(); ++n) Process(entries_[NextFair()]);
     } else {
       std::vector<size_t> order(entries_.size());
@@ -403,23 +404,49 @@ class Scheduler {
     bool borrowing = false;  ///< the node below the cohort borrows on an FR the entry requests
   };
 
+  // The entries of each cohort tree, so that picking the next one costs O(H_T), not O(H): trees
+  // never change within a cycle. Fills tree_of_ (per entry, its range in by_tree_), by_tree_ (entry
+  // indices by tree, ascending within one) and sizes views_ and entry_at_node_.
+  void GroupByTree() {
+    const size_t n = entries_.size();
+    tree_of_.resize(n);
+    by_tree_.resize(n);
+    for (size_t i = 0; i < n; ++i) by_tree_[i] = static_cast<uint32_t>(i);
+    roots_.resize(n);
+    for (size_t i = 0; i < n; ++i) roots_[i] = s_.tree.Root(s_.cq(entries_[i].cq).node);
+    std::sort(by_tree_.begin(), by_tree_.end(), [&](uint32_t a, uint32_t b) {
+      return roots_[a] != roots_[b] ? roots_[a] < roots_[b] : a < b;
+    });
+    for (size_t lo = 0; lo < n;) {
+      size_t hi = lo + 1;
+      while (hi < n && roots_[by_tree_[hi]] == roots_[by_tree_[lo]]) ++hi;
+      for (size_t k = lo; k < hi; ++k) tree_of_[by_tree_[k]] = {static_cast<uint32_t>(lo), static_cast<uint32_t>(hi)};
+      lo = hi;
+    }
+    if (views_.size() < n) views_.resize(n);
+    entry_at_node_.assign(s_.tree.node_count(), SIZE_MAX);
+    first_remaining_ = 0;
+  }
+
   // Picks the next entry to process under fair sharing; marks it taken.
   size_t NextFair() {
-    size_t first = 0;
-    while (!remaining_[first]) ++first;
+    while (!remaining_[first_remaining_]) ++first_remaining_;  // entries are only ever taken
+    const size_t first = first_remaining_;
     const ClusterQueueState& cq = s_.cq(entries_[first].cq);
     if (s_.tree.parent(cq.node) == kNoNode) {
       remaining_[first] = false;
       return first;
     }
-    const NodeIndex root = s_.tree.Root(cq.node);
-    // Views of every remaining entry of this tree, at each depth of its path.
-    views_.assign(entries_.size(), {});
-    for (size_t i = 0; i < entries_.size(); ++i) {
+    // Views of every remaining entry of this tree, at each depth of its path. In entry order, so a
+    // ClusterQueue's candidate in the tournament is its last remaining entry, as it always was.
+    const auto [lo, hi] = tree_of_[first];
+    for (uint32_t k = lo; k < hi; ++k) {
+      const size_t i = by_tree_[k];
       if (!remaining_[i]) continue;
       const Entry& e = entries_[i];
       const NodeIndex node = s_.cq(e.cq).node;
-      if (s_.tree.Root(node) != root) continue;
+      entry_at_node_[node] = i;
+      views_[i].clear();
       AddUsage(s_, e.cq, e.assignment.usage);
       for (NodeIndex n = node; s_.tree.parent(n) != kNoNode; n = s_.tree.parent(n)) {
         LevelView v;
@@ -430,8 +457,9 @@ class Scheduler {
       }
       RemoveUsage(s_, e.cq, e.assignment.usage);
     }
-    const size_t winner = Tournament(root);
+    const size_t winner = Tournament(s_.tree.Root(cq.node));
     remaining_[winner] = false;
+    for (uint32_t k = lo; k < hi; ++k) entry_at_node_[s_.cq(entries_[by_tree_[k]].cq).node] = SIZE_MAX;
     return winner;
   }
 
@@ -469,8 +497,7 @@ class Scheduler {
       const auto& node = s_.tree.node(child);
       size_t candidate = SIZE_MAX;
       if (node.is_cluster_queue) {
-        for (size_t i = 0; i < entries_.size(); ++i)
-          if (remaining_[i] && s_.cq(entries_[i].cq).node == child) candidate = i;
+        candidate = entry_at_node_[child];  // set by NextFair for this tree's remaining entries
       } else {
         candidate = Tournament(child);
       }
@@ -764,6 +791,12 @@ class Scheduler {
   CycleResult result_;
   std::vector<Entry> entries_;
   std::vector<bool> remaining_;
+  // Fair sharing's per-cycle grouping (GroupByTree): reused across cycles, so no allocation once warm.
+  std::vector<std::pair<uint32_t, uint32_t>> tree_of_;  // per entry: its tree's range in by_tree_
+  std::vector<uint32_t> by_tree_;
+  std::vector<NodeIndex> roots_;
+  std::vector<size_t> entry_at_node_;  // per tree node: the remaining entry of that ClusterQueue, or SIZE_MAX
+  size_t first_remaining_ = 0;
   std::vector<std::vector<std::pair<NodeIndex, LevelView>>> views_;
   std::vector<WorkloadId> victims_;
   absl::flat_hash_set<WorkloadId> victim_set_;  // lookup only
