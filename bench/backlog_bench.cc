@@ -11,8 +11,6 @@
 // requeues the parked ones: docs/semantics.md §3.8).
 //
 // Counters: us/iteration, cycles/iteration, admissions/s (per CPU second of whole iterations).
-#include <time.h>
-
 #include <cstdint>
 #include <deque>
 #include <string>
@@ -25,12 +23,6 @@ namespace {
 
 constexpr int64_t kQueues = 1000;
 constexpr int64_t kAdmittedPerQueue = 10;
-
-int64_t ThreadCpuNs() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
 
 void BM_BacklogChurn(benchmark::State& state) {
   const int64_t backlog = state.range(0);

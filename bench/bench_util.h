@@ -5,6 +5,7 @@
 #define QM_BENCH_BENCH_UTIL_H_
 
 #include <malloc.h>
+#include <time.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -19,6 +20,14 @@
 #include "qm/adapter/engine.h"
 
 namespace qm::bench {
+
+/// CPU time of the calling thread, in ns: on a shared machine, wall time would count other
+/// processes' turns.
+inline int64_t ThreadCpuNs() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
 
 /// Set when a benchmark reported a wrong result; `main` (bench_main.cc) returns 1 then.
 inline bool& Failed() {

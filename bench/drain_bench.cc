@@ -8,7 +8,6 @@
 // heap_B/pending (malloc'd bytes the engine holds per pending workload, measured while setting up)
 // and rss_B/pending (resident-set growth per pending workload, meaningful on the first, largest run
 // of a process only: freed memory is reused).
-#include <time.h>
 
 #include <chrono>
 #include <cstdint>
@@ -20,12 +19,6 @@
 
 namespace qm::bench {
 namespace {
-
-double ThreadCpuSeconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
-}
 
 void RunDrain(benchmark::State& state, int flavors, int resources, int64_t queues) {
   const int64_t pending = state.range(0);
@@ -62,12 +55,12 @@ void RunDrain(benchmark::State& state, int flavors, int resources, int64_t queue
     if (!ok) break;
     heap_per_pending = static_cast<double>(HeapInUseBytes() - heap0) / static_cast<double>(pending);
     rss_per_pending = static_cast<double>(sim::CurrentRssBytes() - rss0) / static_cast<double>(pending);
-    const double cpu0 = ThreadCpuSeconds();
+    const int64_t cpu0 = ThreadCpuNs();
     state.ResumeTiming();
     int64_t cycles = 0;
     const int64_t admitted = Drain(*engine, &cycles);
     state.PauseTiming();
-    cpu_total += ThreadCpuSeconds() - cpu0;
+    cpu_total += static_cast<double>(ThreadCpuNs() - cpu0) / 1e9;
     admitted_total += admitted;
     cycles_total += cycles;
     if (admitted != pending) {

@@ -5,8 +5,6 @@
 //
 // Counters: us/cycle (thread CPU time inside ScheduleCycle per busy cycle), admissions/s (per CPU second
 // of the whole iteration: finishes, submissions and cycles).
-#include <time.h>
-
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -19,13 +17,6 @@ namespace qm::bench {
 namespace {
 
 constexpr int64_t kQueues = 1000;
-
-// CPU time of this thread: on a shared machine, wall time would count other processes' turns.
-int64_t ThreadCpuNs() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
 
 void BM_SteadyState(benchmark::State& state) {
   const int64_t admitted = state.range(0);

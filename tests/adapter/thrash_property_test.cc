@@ -59,6 +59,7 @@
 #include "qm/solver/anti_thrash.h"
 #include "support/builders.h"
 #include "support/random.h"
+#include "support/slow_build.h"
 #include "support/thrash_host.h"
 
 namespace qm {
@@ -504,11 +505,7 @@ std::pair<std::vector<uint64_t>, std::vector<uint64_t>> WorkloadCycleReports(con
 // Seeds per test. Sanitizers and unoptimised builds make every cycle 10–30× slower; there the tests
 // run a tenth of the seeds (the first ones: they still include loops and ping-pongs with the
 // policies off), and '[thrash-soak]' runs as many as asked.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || !defined(NDEBUG)
-constexpr int kSeedDivisor = 10;
-#else
-constexpr int kSeedDivisor = 1;
-#endif
+constexpr int kSeedDivisor = test::kSlowBuild ? 10 : 1;
 constexpr int kSeeds = 100 / kSeedDivisor;        // per mode with policies
 constexpr int kOffSeeds = 200 / kSeedDivisor;     // with every policy off
 constexpr int kDetectSeeds = 100 / kSeedDivisor;  // with the cycle detector
