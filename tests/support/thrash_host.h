@@ -65,6 +65,8 @@ struct HostScenario {
   int64_t max_preemptions_per_workload = 0;
   /// A cap on cycles at one instant before the host gives up (a livelock within one instant).
   int max_cycles_per_instant = 1000;
+  /// Keeps the engine's `Save()` of the end of the run in `HostRun::snapshot` (a forecast's start).
+  bool save_at_end = false;
 };
 
 /// One event as the host saw it, with names instead of handles.
@@ -100,6 +102,8 @@ struct HostRun {
   bool truncated = false;  ///< stopped by `max_preemptions_per_workload`
   /// Every ClusterQueue's usage and admitted workloads when the first error was seen.
   std::string state_at_first_error;
+  /// With `HostScenario::save_at_end`: the engine at the end of the run.
+  std::string snapshot;
 };
 
 /// Renders one logged event as one line (the form determinism tests compare byte for byte);
@@ -406,6 +410,11 @@ class Host {
     if (!engine_) return;
     const Engine& e = *engine_;
     run_.end = e.Now();
+    if (sc_.save_at_end) {
+      absl::StatusOr<std::string> saved = e.Save();
+      if (saved.ok()) run_.snapshot = std::move(*saved);
+      else Error(fmt::format("Save: {}", std::string(saved.status().message())));
+    }
     size_t submitted = 0;
     for (size_t i = 0; i < slots_.size(); ++i) {
       run_.final_state[i] = slots_[i].state;

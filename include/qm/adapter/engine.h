@@ -113,6 +113,8 @@ struct WorkloadExplanation {
 };
 
 class Engine;
+struct ForecastOptions;  // qm/adapter/forecast.h
+struct ForecastReport;
 /// What `Engine::RunUntilSettled` did: the cycles it ran and whether it stopped because a cycle
 /// changed nothing, or because it reached `max_cycles` (or was refused) with work left.
 struct StableRun {
@@ -338,6 +340,12 @@ class Engine {
   /// Why a workload is where it is; for a pending one, what the next cycle would do with it.
   absl::StatusOr<WorkloadExplanation> Explain(std::string_view namespace_, std::string_view name) const;
   absl::StatusOr<WorkloadExplanation> Explain(WorkloadHandle workload) const;
+
+  /// When each pending workload is expected to be admitted (qm/adapter/forecast.h, docs/forecast.md):
+  /// a copy of the engine run forward in virtual time with the host's runtime estimates. Leaves the
+  /// engine untouched. InvalidArgument naming the option (a workload without an estimate, a sample
+  /// that is not positive, a bad arrival); NotFound for an unknown workload.
+  absl::StatusOr<ForecastReport> Forecast(const ForecastOptions& options) const;
 
  private:
   explicit Engine(std::unique_ptr<internal::EngineState> state);
