@@ -6,6 +6,7 @@
 #include "qm/core/quantity.h"
 #include "qm/core/quantity_text.h"
 #include "qm/io/explain.h"
+#include "qm/io/forecast_report.h"
 #include "qm/text/time_text.h"
 #include "text/doc.h"
 
@@ -67,7 +68,7 @@ Doc PreemptionsDoc(const PreemptionSummary& ps) {
 }  // namespace
 
 std::string RenderExplanation(const Engine& engine, const WorkloadExplanation& e,
-                              OutputFormat format) {
+                              OutputFormat format, const WorkloadForecast* forecast, const ForecastReport* report) {
   const WorkloadStatus& st = e.status;
   Doc d = Doc::Map();
   d.Set("workload", Doc::Str(st.namespace_ + "/" + st.name));
@@ -142,6 +143,14 @@ std::string RenderExplanation(const Engine& engine, const WorkloadExplanation& e
   if (const PreemptionSummary& ps = st.preemptions;
       ps.preempted > 0 || ps.caused > 0 || ps.borrow_allowed_at.has_value()) {
     d.Set("preemptions", PreemptionsDoc(ps));
+  }
+  if (forecast != nullptr && report != nullptr) {
+    Doc f = Doc::Map();
+    f.Set("summary", Doc::Str(ForecastSentence(*forecast, *report)));
+    f.Set("admission", forecast->admission ? Doc::Str(FormatRfc3339(*forecast->admission)) : Doc());
+    f.Set("positionInClusterQueue", Doc::Int(forecast->position_in_cluster_queue));
+    f.Set("positionInCohort", Doc::Int(forecast->position_in_cohort));
+    d.Set("forecast", std::move(f));
   }
   return internal::Emit(d, format);
 }

@@ -71,10 +71,6 @@ ApiVersion VersionOf(std::string_view api_version) {
   return ApiVersion::kKueueV1beta2;
 }
 
-constexpr std::pair<std::string_view, StopPolicy> kStopPolicies[] = {
-    {"None", StopPolicy::kNone}, {"Hold", StopPolicy::kHold},
-    {"HoldAndDrain", StopPolicy::kHoldAndDrain}};
-
 constexpr std::pair<std::string_view, LabelSelectorRequirement::Operator> kSelectorOps[] = {
     {"In", LabelSelectorRequirement::Operator::kIn},
     {"NotIn", LabelSelectorRequirement::Operator::kNotIn},
@@ -89,8 +85,6 @@ constexpr std::pair<std::string_view, TaintEffect> kTaintEffects[] = {
 constexpr std::pair<std::string_view, Toleration::Operator> kTolerationOps[] = {
     {"Equal", Toleration::Operator::kEqual}, {"Exists", Toleration::Operator::kExists}};
 
-constexpr int64_t kInt32Min = std::numeric_limits<int32_t>::min();
-constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
 
 // Reads `metadata` and names the object in the context. Returns false on error.
 bool ReadHeader(const Cursor& c, const KindInfo& kind, ApiVersion version, ObjectHeader* h) {

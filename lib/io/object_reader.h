@@ -3,9 +3,12 @@
 #ifndef QM_LIB_IO_OBJECT_READER_H_
 #define QM_LIB_IO_OBJECT_READER_H_
 
+#include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "io/yaml_cursor.h"
@@ -16,6 +19,12 @@
 #include "qm/model/node.h"
 
 namespace qm::internal {
+
+/// Tables and bounds the object readers share (one definition: the readers are compiled in batches).
+inline constexpr std::pair<std::string_view, StopPolicy> kStopPolicies[] = {
+    {"None", StopPolicy::kNone}, {"Hold", StopPolicy::kHold}, {"HoldAndDrain", StopPolicy::kHoldAndDrain}};
+inline constexpr int64_t kInt32Min = std::numeric_limits<int32_t>::min();
+inline constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
 
 /// Which API version an object was written in; fields that differ between versions are read in
 /// both spellings, and the version only decides the few values one version rejects.

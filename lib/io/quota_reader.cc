@@ -44,10 +44,6 @@ constexpr std::pair<std::string_view, BorrowWithinCohortPolicy> kBorrowWithinCoh
     {"Never", BorrowWithinCohortPolicy::kNever},
     {"LowerPriority", BorrowWithinCohortPolicy::kLowerPriority}};
 
-constexpr std::pair<std::string_view, StopPolicy> kStopPolicies[] = {
-    {"None", StopPolicy::kNone}, {"Hold", StopPolicy::kHold},
-    {"HoldAndDrain", StopPolicy::kHoldAndDrain}};
-
 std::vector<ResourceGroupSpec> ReadResourceGroups(const Cursor& c) {
   std::vector<ResourceGroupSpec> groups;
   for (const Cursor& g : c.Items()) {

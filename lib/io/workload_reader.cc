@@ -14,8 +14,6 @@
 namespace qm::internal {
 namespace {
 
-constexpr int64_t kInt32Min = std::numeric_limits<int32_t>::min();
-constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
 constexpr std::string_view kJobUidLabel = "kueue.x-k8s.io/job-uid";
 
 constexpr std::pair<std::string_view, NodeSelectorRequirement::Operator> kNodeOps[] = {

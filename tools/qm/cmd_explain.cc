@@ -1,8 +1,10 @@
 // `qm explain FILE --workload ns/name`: why a workload is where it is after a scenario's steps.
 #include <iostream>
+#include <vector>
 
 #include "args.h"
 #include "command.h"
+#include "forecast_flags.h"
 #include "qm/io/explain.h"
 #include "qm/io/scenario.h"
 #include "qm/model/namespace_name.h"
@@ -10,10 +12,15 @@
 namespace qm::cli {
 namespace {
 
-constexpr OptionSpec kExplainOptions[] = {{"workload", true}, {"output", true}};
+std::vector<OptionSpec> ExplainOptions() {
+  std::vector<OptionSpec> o = {{"workload", true}, {"output", true}};
+  o.insert(o.end(), std::begin(kForecastFlagSpecs), std::end(kForecastFlagSpecs));
+  return o;
+}
 
 int RunExplain(std::span<const std::string> argv) {
-  absl::StatusOr<Args> args = ParseArgs(argv, kExplainOptions);
+  const std::vector<OptionSpec> options = ExplainOptions();
+  absl::StatusOr<Args> args = ParseArgs(argv, options);
   if (!args.ok()) return UsageError(kExplainCommand, std::string(args.status().message()));
   if (args->help) {
     std::cout << kExplainCommand.help;
@@ -50,6 +57,19 @@ int RunExplain(std::span<const std::string> argv) {
     std::cerr << "qm explain: " << explanation.status().message() << "\n";
     return 1;
   }
+  // With runtime estimates, a pending workload's explanation ends with its forecast.
+  if (HasForecastFlags(*args) && explanation->status.state == WorkloadState::kPending) {
+    absl::StatusOr<ForecastOptions> forecast_options = ForecastOptionsFromArgs(*args, *engine);
+    if (!forecast_options.ok()) return UsageError(kExplainCommand, std::string(forecast_options.status().message()));
+    forecast_options->workloads = {explanation->status.id};
+    absl::StatusOr<ForecastReport> report = engine->Forecast(*forecast_options);
+    if (!report.ok()) {
+      std::cerr << "qm explain: " << report.status().message() << "\n";
+      return 1;
+    }
+    std::cout << RenderExplanation(*engine, *explanation, *format, &report->workloads.front(), &*report);
+    return 0;
+  }
   std::cout << RenderExplanation(*engine, *explanation, *format);
   return 0;
 }
@@ -59,7 +79,7 @@ int RunExplain(std::span<const std::string> argv) {
 const Command kExplainCommand = {
     "explain",
     "Explain why a workload is pending, admitted or preempted",
-    R"(Usage: qm explain FILE --workload NAMESPACE/NAME [--output yaml|json]
+    R"(Usage: qm explain FILE --workload NAMESPACE/NAME [--output yaml|json] [estimates]
 
 Runs the scenario's steps (ignoring its expectations), then explains one workload:
   pending    its reason and message, every flavor the flavor assigner tried with its verdict and,
@@ -77,7 +97,11 @@ A NAME without a namespace means default/NAME.
 Options:
   --workload NAMESPACE/NAME  the workload to explain (required)
   --output yaml|json         output format (default yaml)
-)",
+
+With runtime estimates (the options below, as `qm forecast` takes them), a pending workload's
+explanation ends with its forecast: when it is expected to start, what it waits for and, with
+distributions, its p10 and p90 (docs/forecast.md).
+)" QM_FORECAST_FLAGS_HELP,
     RunExplain,
 };
 

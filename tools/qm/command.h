@@ -21,6 +21,7 @@ struct Command {
 extern const Command kCheckCommand;
 extern const Command kRunCommand;
 extern const Command kExplainCommand;
+extern const Command kForecastCommand;
 extern const Command kPerfCommand;
 extern const Command kHyperpodCommand;
 extern const Command kSimulateCommand;

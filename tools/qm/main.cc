@@ -11,7 +11,7 @@ namespace qm::cli {
 namespace {
 
 // Every subcommand, in the order `qm --help` lists them. Add new ones here.
-const Command* const kCommands[] = {&kCheckCommand, &kRunCommand, &kExplainCommand, &kPerfCommand,
+const Command* const kCommands[] = {&kCheckCommand, &kRunCommand, &kExplainCommand, &kForecastCommand, &kPerfCommand,
                                      &kSimulateCommand, &kTraceCommand, &kHyperpodCommand};
 
 const Command* FindCommand(std::string_view name) {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "qm/adapter/engine.h"
+#include "qm/adapter/forecast.h"
 #include "qm/text/output_format.h"
 
 namespace qm {
@@ -18,9 +19,12 @@ namespace qm {
 /// * once it was preempted or preempted another (`WorkloadStatus::preemptions`): `preemptions`,
 ///   its counts (in all, per reason, caused), the quota-holding time lost, the latest (at most 8)
 ///   preemptions and the end of a borrow back-off.
+/// With `forecast` (and the `report` it comes from): `forecast`, its sentence (`ForecastSentence`),
+/// expected admission and positions (qm/io/forecast_report.h).
 /// Amounts are written as Kubernetes quantities; an unlimited potential as `<unlimited>`.
 std::string RenderExplanation(const Engine& engine, const WorkloadExplanation& explanation,
-                              OutputFormat format);
+                              OutputFormat format, const WorkloadForecast* forecast = nullptr,
+                              const ForecastReport* report = nullptr);
 
 }  // namespace qm
 
