@@ -200,6 +200,31 @@ void WritePreemption(std::string& out, const PreemptionRecord& p) {
   o.Str("reason", p.reason);
 }
 
+void WriteForecastRow(std::string& out, const ForecastErrorRow& r) {
+  ObjectWriter o(out);
+  o.Str("name", r.name);
+  o.Int("compared", r.compared);
+  o.Num("median_abs_error_s", r.median_abs_error_s);
+  o.Num("p90_abs_error_s", r.p90_abs_error_s);
+  o.Num("median_wait_s", r.median_wait_s);
+  o.Num("median_relative_error", r.median_relative_error);
+  o.Num("within_10_percent", r.within_10_percent);
+}
+
+void WriteForecastAccuracy(std::string& out, const ForecastAccuracy& a) {
+  ObjectWriter o(out);
+  o.Num("every_s", a.every_s);
+  o.Int("samples", a.samples);
+  o.Int("forecasts", a.forecasts);
+  o.Int("compared", a.compared);
+  o.Int("missed", a.missed);
+  o.Int("unexpected", a.unexpected);
+  WriteForecastRow(o.Key("all"), a.all);
+  Array(o.Key("by_team"), a.by_team, WriteForecastRow);
+  Array(o.Key("by_load"), a.by_load, WriteForecastRow);
+  Array(o.Key("by_arrivals"), a.by_arrivals, WriteForecastRow);
+}
+
 void WriteRun(std::string& out, const SimulationResult& r) {
   ObjectWriter o(out);
   o.Str("label", r.label);
@@ -240,6 +265,7 @@ void WriteRun(std::string& out, const SimulationResult& r) {
   o.Int("preemption_log_dropped", r.preemption_log_dropped);
   Array(o.Key("preemption_counts"), r.preemption_counts, WritePreemptionCount);
   Array(o.Key("preemptions_by_reason"), r.preemptions_by_reason, WriteReasonCount);
+  if (r.forecast_accuracy) WriteForecastAccuracy(o.Key("forecast_accuracy"), *r.forecast_accuracy);  // only then
 }
 
 }  // namespace

@@ -101,6 +101,7 @@ struct Pool {
 struct QueueInfo {
   std::string name;
   std::string team;
+  uint32_t root = 0;  // its cohort tree (queues of one tree share it)
   double weight = 1;
   int64_t pending = 0;
   std::vector<int64_t> held;    // [resource] Σ over flavors
@@ -239,6 +240,11 @@ class Simulation {
   std::string WorkloadName(uint32_t j) const;
   void DeclareLivelock(bool at_one_instant);
 
+  // ---- simulation_forecast.cc: forecast accuracy (SimulationOptions::forecast_every) -------------
+  absl::Status SampleForecast();
+  void FillForecastAccuracy(SimulationResult& r) const;
+  bool OvertakenByLaterArrival(uint32_t job, int64_t at_us, int64_t admitted_us) const;
+
   // ---- simulation_metrics.cc: figures integrated over time --------------------------------------
   void BuildSeries();
   void ChangeNodeCapacity(int32_t node, int sign);
@@ -369,6 +375,18 @@ class Simulation {
   std::vector<FirstSave> first_saves_;  // heap; entries of ended attempts are dropped lazily
   Ring<Interruption> recent_;           // preemptions and evictions of the last window
   bool instant_loop_ = false;
+
+  // Forecast accuracy (simulation_forecast.cc).
+  struct ForecastSample {
+    uint32_t job = 0;
+    int64_t at_us = 0;
+    int64_t predicted_us = -1;  // -1: not within the forecast's horizon
+    int64_t load = 0;           // pending jobs at the sample
+  };
+  int64_t next_forecast_us_ = 0;
+  int64_t forecast_samples_ = 0;
+  std::vector<ForecastSample> forecasts_;
+  std::vector<std::pair<uint32_t, int64_t>> admission_log_;  // (job, time) of every admission
   Livelock livelock_;
 };
 

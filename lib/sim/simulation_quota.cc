@@ -17,6 +17,7 @@ void Simulation::Admitted(uint32_t j, const Event& e) {
   const TraceJob& tj = trace_.jobs[j];
   --queues_[job.queue].pending;
   ++admissions_;
+  if (options_.forecast_every.us > 0) admission_log_.emplace_back(j, now_);
   if (job.first_admitted_us < 0) {
     job.first_admitted_us = now_;
     if (job.counted) {

@@ -236,6 +236,7 @@ SimulationResult Simulation::Result() {
   r.preemption_log = std::move(preemption_log_);
   r.preemption_log_dropped = preemption_log_dropped_;
   FillPreemptionCounts(r);
+  FillForecastAccuracy(r);
   return r;
 }
 

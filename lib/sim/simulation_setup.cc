@@ -133,6 +133,7 @@ void Simulation::CollectObjects() {
   quota_resources_ = resources_.size();
 
   absl::flat_hash_map<std::string, uint32_t> pool_index;
+  absl::flat_hash_map<std::string, uint32_t> root_index;
   for (const ClusterQueueSpec* cq : cqs) {
     const uint32_t q = static_cast<uint32_t>(queues_.size());
     queue_index_.emplace(cq->name, q);
@@ -149,6 +150,7 @@ void Simulation::CollectObjects() {
       if (it == cohort_parent.end() || it->second.empty()) break;
       root = it->second;
     }
+    queues_[q].root = root_index.try_emplace(root, static_cast<uint32_t>(root_index.size())).first->second;
     for (const ResourceGroupSpec& g : cq->resource_groups) {
       for (const FlavorQuotasSpec& fq : g.flavors) {
         auto f = flavor_index_.find(fq.name);

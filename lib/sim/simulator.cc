@@ -101,6 +101,7 @@ absl::Status Simulation::Loop() {
       break;
     }
     PlaceWaiting();
+    if (options_.forecast_every.us > 0 && t >= next_forecast_us_) QM_RETURN_IF_ERROR(SampleForecast());
     if (StalledAt(now_)) {
       DeclareLivelock(/*at_one_instant=*/false);
       break;

@@ -283,6 +283,31 @@ std::vector<Table> LivelockTables(const SimulationResult& r) {
   return {std::move(pairs), std::move(workloads)};
 }
 
+// How far `Engine::Forecast` was from what happened (SimulationOptions::forecast_every).
+Table ForecastAccuracyTable(const ForecastAccuracy& a) {
+  Table t;
+  t.id = "forecast";
+  t.title = fmt::format("Forecast accuracy: every pending job forecast every {}h with exact run times and no new "
+                        "arrivals, against its actual next admission",
+                        Fixed(a.every_s / 3600, 1));
+  t.header = {"jobs", "compared", "median |error| h", "p90 |error| h", "median wait h", "median |error|/wait",
+              "within 10%"};
+  for (const std::vector<ForecastErrorRow>* rows : {&a.by_team, &a.by_load, &a.by_arrivals}) {
+    for (const ForecastErrorRow& r : *rows)
+      t.rows.push_back({r.name, std::to_string(r.compared), Fixed(r.median_abs_error_s / 3600, 2),
+                        Fixed(r.p90_abs_error_s / 3600, 2), Fixed(r.median_wait_s / 3600, 2),
+                        Fixed(r.median_relative_error, 3), Fixed(r.within_10_percent * 100, 1) + "%"});
+  }
+  const ForecastErrorRow& r = a.all;
+  t.rows.push_back({"all", std::to_string(r.compared), Fixed(r.median_abs_error_s / 3600, 2),
+                    Fixed(r.p90_abs_error_s / 3600, 2), Fixed(r.median_wait_s / 3600, 2),
+                    Fixed(r.median_relative_error, 3), Fixed(r.within_10_percent * 100, 1) + "%"});
+  t.note = fmt::format("{} samples, {} forecasts: {} compared, {} forecast but never admitted, {} not forecast within "
+                       "90 days but admitted",
+                       a.samples, a.forecasts, a.compared, a.missed, a.unexpected);
+  return t;
+}
+
 std::vector<Table> RunTables(const SimulationResult& result) {
   std::vector<Table> tables;
   tables.push_back(Overview(result));
@@ -293,6 +318,7 @@ std::vector<Table> RunTables(const SimulationResult& result) {
   tables.push_back(Shares(result));
   tables.push_back(JainOverTime(result));
   tables.push_back(Preemptions(result));
+  if (result.forecast_accuracy) tables.push_back(ForecastAccuracyTable(*result.forecast_accuracy));
   return tables;
 }
 

@@ -27,7 +27,7 @@ constexpr OptionSpec kSimulateOptions[] = {{"trace", true},         {"faults", t
                                    {"horizon", true},       {"eviction-delay", true}, {"stall-window", true},
                                    {"checkpoint-interval", true}, {"pod-startup", true}, {"quiet", false},
                                    {"round-fractional", true}, {"jobs-out", true}, {"window", true},
-                                   {"warmup", true}};
+                                   {"warmup", true},        {"forecast-every", true}};
 
 // Exit status of a run stopped as a livelock (any run, with --compare); its output is complete.
 constexpr int kLivelockStatus = 3;
@@ -172,6 +172,11 @@ int RunSimulate(std::span<const std::string> argv) {
     return UsageError(kSimulateCommand,
                       fmt::format("--checkpoint-interval \"{}\" is not a duration >= 0 (e.g. 1h, 30m; 0 = none)",
                                   *args->Value("checkpoint-interval")));
+  }
+
+  if (!DurationOption(*args, "forecast-every", 1, &options.forecast_every)) {
+    return UsageError(kSimulateCommand, fmt::format("--forecast-every \"{}\" is not a positive duration (e.g. 6h)",
+                                                    *args->Value("forecast-every")));
   }
 
   if (!WindowOption(*args, &options)) {
@@ -348,6 +353,10 @@ Options:
                       submitted in it. END empty (30d..) = the end of the run. The run,
                       its time series and the event counters are unchanged.
   --warmup DURATION   the same as --window DURATION..
+  --forecast-every D  measure the forecast (docs/forecast.md): every D of virtual
+                      time, forecast every pending job with its exact remaining run
+                      time and no new arrivals, and compare with when it is actually
+                      admitted; adds a "Forecast accuracy" table (decisions unchanged)
   --round-fractional up
                       round fractional extended resources (nvidia.com/gpu=0.5)
                       in TRACE up to whole units; without it they are an error,

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <span>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -186,6 +187,35 @@ struct JobOutcome {
   std::string state;
 };
 
+/// Forecast error over a set of (sample, job) pairs (`ForecastAccuracy`).
+struct ForecastErrorRow {
+  std::string name;  ///< the team (or ClusterQueue), or the load band
+  int64_t compared = 0;
+  double median_abs_error_s = 0;
+  double p90_abs_error_s = 0;
+  double median_wait_s = 0;          ///< of the actual waits from the sample
+  double median_relative_error = 0;  ///< |forecast − actual| / actual wait from the sample
+  double within_10_percent = 0;      ///< share with a relative error ≤ 0.1
+};
+
+/// How well `Engine::Forecast` predicted this run (`SimulationOptions::forecast_every`,
+/// docs/forecast.md §Accuracy). At each sample instant every pending job is forecast with its exact
+/// remaining run time and no new arrivals, and compared with its actual next admission.
+struct ForecastAccuracy {
+  double every_s = 0;
+  int64_t samples = 0;
+  int64_t forecasts = 0;   ///< (sample, pending job) pairs
+  int64_t compared = 0;    ///< forecast to be admitted, and admitted
+  int64_t missed = 0;      ///< forecast to be admitted, never admitted in the run
+  int64_t unexpected = 0;  ///< forecast not to be admitted within the horizon, but admitted
+  ForecastErrorRow all;
+  std::vector<ForecastErrorRow> by_team;  ///< by team, then ClusterQueue name
+  std::vector<ForecastErrorRow> by_load;  ///< by pending jobs at the sample, in three bands of equal size
+  /// Split by whether a job submitted after the sample, into the same cohort tree, was admitted
+  /// first ("overtaken by a later arrival": what a forecast without arrivals cannot see).
+  std::vector<ForecastErrorRow> by_arrivals;
+};
+
 struct SimulationResult {
   std::string label;  ///< names the run in comparisons (the cluster file's name)
   int64_t jobs = 0;
@@ -241,6 +271,8 @@ struct SimulationResult {
   /// (victim queue, reason); sorted by those names.
   std::vector<PreemptionCount> preemption_counts;
   std::vector<ReasonCount> preemptions_by_reason;
+  /// With `SimulationOptions::forecast_every` only.
+  std::optional<ForecastAccuracy> forecast_accuracy;
 };
 
 /// The summary as text tables (what `qm simulate` prints).

@@ -131,6 +131,11 @@ struct SimulationOptions {
   size_t preemption_log_limit = 10'000;
   /// A safety net against a policy that never settles: the cycles one `RunUntilStable` may run.
   int64_t max_cycles_per_instant = 1'000'000;
+  /// Measure `Engine::Forecast` (docs/forecast.md §Accuracy): every this much virtual time, forecast
+  /// every pending job with its exact remaining run time and no new arrivals, and compare with when
+  /// it is actually admitted next (`SimulationResult::forecast_accuracy`). 0 = off. Decisions are
+  /// unchanged: a forecast never touches the engine.
+  Duration forecast_every;
   /// Called about every `progress_every` jobs done (not at all when empty).
   std::function<void(const SimulationProgress&)> progress;
   int64_t progress_every = 10'000;
