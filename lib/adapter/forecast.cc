@@ -194,6 +194,7 @@ absl::StatusOr<RunOutcome> Forecaster::Run(ForecastRandom* random) const {
   std::vector<Finished> finished_now;
   std::vector<std::vector<ForecastBlocker>> victims(point ? targets_ : 0);
   std::vector<WorkloadHandle> started;
+  bool evicting = false;  // an eviction since the last confirmation: ConfirmAllEvicted has work
   constexpr int64_t kCyclesPerInstant = 10000;
 
   auto slot_for = [&](WorkloadHandle h) -> int64_t {
@@ -231,6 +232,7 @@ absl::StatusOr<RunOutcome> Forecaster::Run(ForecastRandom* random) const {
       } else if (e.kind == EventKind::kPreempted || e.kind == EventKind::kEvicted) {
         ++r.attempt;  // its planned end no longer holds
         r.running = false;
+        evicting = true;
         if (!point || e.kind != EventKind::kPreempted) continue;
         const int64_t by = slot_for(e.preemptor);
         if (by < 0 || records[by].live < 0 || live_[records[by].live].target < 0) continue;
@@ -252,7 +254,9 @@ absl::StatusOr<RunOutcome> Forecaster::Run(ForecastRandom* random) const {
       absorb(engine.LastEvents());
       if (pods_ready_)
         for (WorkloadHandle h : started) QM_RETURN_IF_ERROR(engine.SetPodsReady(h, true));
-      if (engine.ConfirmAllEvicted() == 0 && run.settled) break;
+      const int confirmed = evicting ? engine.ConfirmAllEvicted() : 0;
+      evicting = false;
+      if (confirmed == 0 && run.settled) break;
     }
     if (at_instant >= kCyclesPerInstant || out.cycles >= options_.max_cycles) {
       out.truncated = true;  // a preemption loop that never settles, or the budget is spent
