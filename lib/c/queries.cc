@@ -6,6 +6,8 @@
 #include "c/c_api_internal.h"
 #include "fmt/format.h"
 #include "qm/io/explain.h"
+#include "qm/io/forecast_options.h"
+#include "qm/io/forecast_report.h"
 #include "qm/model/namespace_name.h"
 #include "text/doc.h"
 
@@ -514,6 +516,20 @@ QM_C_EXPORT qm_status qm_engine_explain_json(qm_engine* engine, const char* name
     QM_ASSIGN_OR_RETURN(qm::c::WorkloadName n, qm::c::ReadName(namespace_name, name));
     QM_ASSIGN_OR_RETURN(qm::WorkloadExplanation explanation, e.Explain(n.ns, n.name));
     *json = qm::c::CopyOut(qm::RenderExplanation(e, explanation, qm::OutputFormat::kJson));
+    return absl::OkStatus();
+  });
+}
+
+QM_C_EXPORT qm_status qm_engine_forecast_json(qm_engine* engine, const char* options, char** json) {
+  return RunOnEngine(engine, [&](qm::Engine& e, qm_engine&) -> absl::Status {
+    QM_RETURN_IF_ERROR(qm::c::NeedOut(json, "json"));
+    std::string_view text;
+    if (options != nullptr) {
+      QM_ASSIGN_OR_RETURN(text, qm::c::Text(options, "options"));
+    }
+    QM_ASSIGN_OR_RETURN(const qm::ForecastOptions parsed, qm::ReadForecastOptions(text, "options", e));
+    QM_ASSIGN_OR_RETURN(const qm::ForecastReport report, e.Forecast(parsed));
+    *json = qm::c::CopyOut(qm::RenderForecast(report, qm::OutputFormat::kJson));
     return absl::OkStatus();
   });
 }

@@ -15,7 +15,7 @@ from typing import Any, Optional
 
 from .errors import QuartermasterError
 
-API_VERSION = 5  # the QM_C_API_VERSION these declarations follow
+API_VERSION = 6  # the QM_C_API_VERSION these declarations follow
 
 c_char_p = ctypes.c_char_p
 c_int = ctypes.c_int
@@ -274,6 +274,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "qm_engine_local_queue_json": (c_int, [_engine_p, c_char_p, c_char_p, _out_str]),
     "qm_engine_list_json": (c_int, [_engine_p, _out_str]),
     "qm_engine_explain_json": (c_int, [_engine_p, c_char_p, c_char_p, _out_str]),
+    "qm_engine_forecast_json": (c_int, [_engine_p, c_char_p, _out_str]),
     "qm_engine_cohort_json": (c_int, [_engine_p, c_char_p, _out_str]),
     "qm_engine_assign_flavors_json": (c_int, [_engine_p, c_char_p, c_char_p, c_char_p, _out_str]),
     "qm_engine_preemption_targets_json": (

@@ -507,6 +507,40 @@ class Engine:
         ns, _, name = workload.rpartition("/")
         return self._json(lib().qm_engine_explain_json, encode(ns or "default"), encode(name))
 
+    def forecast(
+        self,
+        runtime: Union[None, str, datetime.timedelta, Sequence[Union[str, datetime.timedelta]]] = None,
+        *,
+        workloads: Optional[Sequence[str]] = None,
+        queue_runtimes: Optional[Mapping[str, Any]] = None,
+        workload_runtimes: Optional[Mapping[str, Any]] = None,
+        runs: Optional[int] = None,
+        seed: Optional[int] = None,
+        horizon: Union[None, str, datetime.timedelta] = None,
+    ) -> dict[str, Any]:
+        """When each pending workload (or each of ``workloads``, "namespace/name") is expected to be
+        admitted: what `qm forecast -o json` prints (docs/forecast.md; not Kueue). ``runtime`` is the
+        default estimate; an estimate is a Go duration, a ``timedelta``, or a list of them (a
+        distribution). ``queue_runtimes`` maps ClusterQueue names, ``workload_runtimes``
+        "namespace/name" (for a running workload: the time it has left). The engine is unchanged."""
+        options: dict[str, Any] = {}
+        if runtime is not None:
+            options["defaultRuntime"] = runtime
+        if workloads is not None:
+            options["workloads"] = list(workloads)
+        if queue_runtimes:
+            options["queueRuntimes"] = dict(queue_runtimes)
+        if workload_runtimes:
+            options["workloadRuntimes"] = dict(workload_runtimes)
+        if runs is not None:
+            options["runs"] = runs
+        if seed is not None:
+            options["seed"] = seed
+        if horizon is not None:
+            options["horizon"] = horizon
+        text = json.dumps(options, default=_json_value)
+        return self._json(lib().qm_engine_forecast_json, encode(text))
+
     # ---- snapshots -------------------------------------------------------------------------
 
     def save(self) -> bytes:

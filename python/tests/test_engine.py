@@ -375,3 +375,35 @@ def test_wait_for_pods_ready_evicts_a_workload_whose_pods_are_late() -> None:
         engine.set_pods_ready("default/nope")
     with pytest.raises(qm.QuartermasterError):
         qm.Engine(configuration={"waitForPodsReady": {"requeuingStrategy": {"backoffLimitCount": -1}}})
+
+
+def test_forecast_says_when_a_pending_workload_starts_and_what_it_waits_for(cluster: str) -> None:
+    with qm.Engine() as engine:
+        engine.apply(cluster, "cluster.yaml")
+        engine.submit("team-b", "b-1", "jobs", [{"count": 3, "requests": {"nvidia.com/gpu": 8}}])
+        engine.run_until_stable()
+        engine.apply([workload("team-a", "a-1", 2, 8)])  # reclaims: b-1 is preempted
+        engine.run_until_stable()
+        engine.confirm_all_evicted()
+        engine.run_until_stable()
+        before = engine.save()
+
+        two = engine.forecast("2h")
+        [row] = two["workloads"]
+        assert (row["workload"], row["startsIn"], row["positionInClusterQueue"]) == ("team-b/b-1", "2h0m0s", 1)
+        assert [(w["workload"], w["kind"]) for w in row["waitsFor"]] == [("team-a/a-1", "finishes")]
+        assert two["runs"] == 1
+
+        # a-1 has 30 minutes left (its own estimate); b-1's runtime does not matter to when it starts.
+        soon = engine.forecast(datetime.timedelta(hours=3), workload_runtimes={"team-a/a-1": "30m"})
+        assert soon["workloads"][0]["startsIn"] == "30m0s"
+
+        spread = engine.forecast(["1h", "2h", "4h"], runs=50, seed=3, workloads=["team-b/b-1"])
+        [row] = spread["workloads"]
+        assert spread["runs"] == 51 and row["p10"] <= row["p50"] <= row["p90"]
+        assert row["admittedPercent"] == 100
+
+        with pytest.raises(qm.QuartermasterError) as bad:
+            engine.forecast("2x")
+        assert bad.value.status == "INVALID_ARGUMENT" and "defaultRuntime" in str(bad.value)
+        assert engine.save() == before  # a forecast changes nothing

@@ -185,6 +185,17 @@ static void TestScenario(void) {
   OK(e, qm_engine_explain_json(e, "team-b", "b-1", &json));
   CHECK(json != NULL && strstr(json, "team-b/b-1") != NULL);
   qm_free(json);
+  /* Forecast (API version 6): b-1 waits for a-1, which runs 2 h. */
+  OK(e, qm_engine_forecast_json(e, "{\"defaultRuntime\": \"2h\"}", &json));
+  CHECK(json != NULL && strstr(json, "\"workload\": \"team-b/b-1\"") != NULL &&
+        strstr(json, "\"startsIn\": \"2h0m0s\"") != NULL && strstr(json, "\"workload\": \"team-a/a-1\",\n") != NULL &&
+        strstr(json, "\"kind\": \"finishes\"") != NULL);
+  qm_free(json);
+  json = NULL;
+  CHECK(qm_engine_forecast_json(e, "{\"defaultRuntime\": [\"1h\", \"2x\"]}", &json) == QM_INVALID_ARGUMENT);
+  CHECK(json == NULL && strstr(qm_engine_last_error(e), "defaultRuntime[1]: \"2x\" is not a positive duration") != NULL);
+  CHECK(qm_engine_forecast_json(e, NULL, &json) == QM_INVALID_ARGUMENT);  /* no estimate at all */
+  CHECK(strstr(qm_engine_last_error(e), "has no runtime estimate") != NULL);
   OK(e, qm_engine_list_json(e, &json));
   CHECK(json != NULL && strstr(json, "\"team-a/a-1\"") != NULL &&
         strstr(json, "\"team-b\"") != NULL && strstr(json, "\"localQueues\": [\n    \"team-a/jobs\"") != NULL);

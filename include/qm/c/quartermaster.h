@@ -83,8 +83,9 @@ extern "C" {
  *   4: Kueue's waitForPodsReady: `qm_engine_set_pods_ready`, and `waitForPodsReady` in the
  *      Configuration of `qm_engine_create_with_config`. Additive: nothing changed size.
  *   5: LocalQueue status: `qm_engine_local_queue_json`, and `localQueues` in
- *      `qm_engine_list_json`. Additive. */
-#define QM_C_API_VERSION 5
+ *      `qm_engine_list_json`. Additive.
+ *   6: forecasts: `qm_engine_forecast_json`. Additive. */
+#define QM_C_API_VERSION 6
 
 /** A packed workload handle that names no workload (no valid handle has this value): the
  * `preemptor` of an event without one. Since API version 3; handle 0 is a real workload's. */
@@ -526,6 +527,12 @@ QM_C_EXPORT qm_status qm_engine_list_json(qm_engine* engine, char** json);
  * once it was preempted or preempted another). */
 QM_C_EXPORT qm_status qm_engine_explain_json(qm_engine* engine, const char* namespace_name,
                                              const char* name, char** json);
+/** When each pending workload is expected to be admitted (docs/forecast.md; not Kueue): the report
+ * `qm forecast -o json` prints. `options` is YAML or JSON (docs/forecast.md §Options as text, e.g.
+ * `{"defaultRuntime": ["1h", "2h"], "workloads": ["team-a/train-1"]}`); NULL or "" means the
+ * defaults, which give no runtime estimate, so at least `defaultRuntime` is needed in practice. The
+ * engine is not changed. Since API version 6. */
+QM_C_EXPORT qm_status qm_engine_forecast_json(qm_engine* engine, const char* options, char** json);
 
 /** One cohort (explicit or implicit): {"name", "parent" ("" at a root), "implicit" (no Cohort
  * object, only named by queues or cohorts), "weightedShare"}. QM_NOT_FOUND for an unknown name.
