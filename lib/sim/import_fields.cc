@@ -165,7 +165,7 @@ std::string LabelValueProblem(std::string_view value) {
 }
 
 CsvTable::CsvTable(const ImportInput& input, uint32_t input_index)
-    : file_(input.name), input_index_(input_index), records_(input.text) {}
+    : file_(input.name), input_index_(input_index), records_(input.content()) {}
 
 bool CsvTable::ReadFirst() {
   if (!records_.Next()) {

@@ -106,7 +106,7 @@ class PaiImporter {
     }
     // Jobs first (tasks join them by name), group tags before the jobs are written.
     for (auto& t : tables[static_cast<int>(Table::kJob)]) {
-      const size_t rows = inputs[t->input_index()].text.size() / 96;  // a job row is 100 bytes or more
+      const size_t rows = inputs[t->input_index()].content().size() / 96;  // a job row is 100 bytes or more
       sink_.Reserve(rows);
       jobs_.reserve(jobs_.size() + rows);
       job_names_.Reserve(jobs_.size() + rows);
@@ -119,7 +119,7 @@ class PaiImporter {
     QM_RETURN_IF_ERROR(RepeatedJobError());
     for (auto& t : tables[static_cast<int>(Table::kGroupTag)]) QM_RETURN_IF_ERROR(ReadGroupTags(*t));
     for (auto& t : tables[static_cast<int>(Table::kTask)]) {
-      const size_t rows = inputs[t->input_index()].text.size() / 64;  // 70 bytes or more a row
+      const size_t rows = inputs[t->input_index()].content().size() / 64;  // 70 bytes or more a row
       tasks_.reserve(tasks_.size() + rows);
       task_jobs_.reserve(task_jobs_.size() + rows);
       QM_RETURN_IF_ERROR(ReadTasks(*t));

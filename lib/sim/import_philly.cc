@@ -42,7 +42,7 @@ struct PhillyJob {
 class LogReader {
  public:
   LogReader(const ImportInput& input, uint32_t index, ImportSink& sink)
-      : input_(input), index_(index), sink_(sink), json_(input.text) {}
+      : input_(input), index_(index), sink_(sink), json_(input.content()) {}
 
   absl::Status Read() {
     if (!json_.BeginList()) return JsonError("");
@@ -314,7 +314,7 @@ absl::Status ReadMachines(CsvTable& t, ImportSink& sink, NodeYaml& nodes) {
 
 absl::Status ImportPhilly(std::span<const ImportInput> inputs, ImportSink& sink, NodeYaml& nodes) {
   for (uint32_t i = 0; i < inputs.size(); ++i) {
-    const std::string_view text = inputs[i].text;
+    const std::string_view text = inputs[i].content();
     const size_t first = text.find_first_not_of(" \t\r\n", text.starts_with("\xEF\xBB\xBF") ? 3 : 0);
     if (first != std::string_view::npos && text[first] == '[') {
       LogReader reader(inputs[i], i, sink);

@@ -101,7 +101,7 @@ absl::StatusOr<uint32_t> ImportSink::Owner(std::string_view name, uint32_t input
 }
 
 std::string_view ImportSink::Stable(std::string_view s, uint32_t input) {
-  const std::string_view text = inputs_[input].text;
+  const std::string_view text = inputs_[input].content();
   const bool inside = s.data() >= text.data() && s.data() + s.size() <= text.data() + text.size();
   return inside || s.empty() ? s : Keep(s);
 }
