@@ -87,6 +87,9 @@ struct PaiTask {
   int64_t start_us = kNoTime, end_us = kNoTime;
   int32_t count = 0;
   uint32_t job = NameIndex::kNotFound;  // set by `JoinTasks`; kNotFound: no such job
+  // Whether `name` is a valid pod-set name: checked when read, while it is in the cache (tasks are
+  // used in job order, which is not the file's).
+  bool name_valid = false;
 };
 
 class PaiImporter {
@@ -126,6 +129,7 @@ class PaiImporter {
     }
     JoinTasks();
     for (auto& t : tables[static_cast<int>(Table::kMachine)]) QM_RETURN_IF_ERROR(ReadMachines(*t));
+    sink_.NamesAreUnique();  // `RepeatedJobError` found no repeat among all the job rows
     return AddJobs();
   }
 
@@ -224,6 +228,7 @@ class PaiImporter {
       ++sink_.summary().task_rows;
       PaiTask task;
       task.name = sink_.Stable(t[name_col], t.input_index());
+      task.name_valid = NameProblem(task.name, kMaxNameSize).empty();
       if (!IsMissing(t[count_col])) {
         QM_ASSIGN_OR_RETURN(const int64_t count, t.Integer(count_col, 0, kMaxTracePodCount));
         task.count = static_cast<int32_t>(count);
@@ -291,8 +296,8 @@ class PaiImporter {
   // pod sets keep their default names (`main`, `ps<i>`).
   bool TaskNamesUsable(std::span<const uint32_t> tasks) const {
     for (size_t a = 0; a < tasks.size(); ++a) {
+      if (!tasks_[tasks[a]].name_valid) return false;
       const std::string_view name = tasks_[tasks[a]].name;
-      if (!NameProblem(name, kMaxNameSize).empty()) return false;
       for (size_t b = 0; b < a; ++b) {
         if (tasks_[tasks[b]].name == name) return false;
       }
@@ -304,7 +309,16 @@ class PaiImporter {
     GroupTasks();
     TraceImportSummary& s = sink_.summary();
     std::vector<uint32_t> with_pods;
+    // A job's tasks lie anywhere in the task table, and its name in the job table read long ago:
+    // both are fetched a few jobs ahead.
+    constexpr uint32_t kAhead = 4;
     for (uint32_t j = 0; j < jobs_.size(); ++j) {
+      if (j + kAhead < jobs_.size()) {
+        __builtin_prefetch(job_names_.name(j + kAhead).data());
+        for (uint32_t k = first_task_[j + kAhead]; k < first_task_[j + kAhead + 1]; ++k) {
+          __builtin_prefetch(&tasks_[order_[k]]);
+        }
+      }
       const PaiJob& p = jobs_[j];
       if (p.submit_us == kNoTime) {
         ++s.no_submit;
