@@ -244,6 +244,41 @@ TEST_CASE("import pods: pod-set text in canonical form", "[sim][import]") {
   CHECK(EvenShare(10, 3, 2) == 3);
 }
 
+TEST_CASE("import fields: a request's text is made once and reused, the same as made afresh", "[sim][import]") {
+  // Each request's text is kept; past kMaxKeptRequests distinct ones, texts are made each time.
+  // Either way a job's text, and its flags, are those of a builder that has seen nothing before.
+  PodSetsText reused("nvidia.com/gpu");
+  const auto request = [](int64_t i) {
+    return PodRequest{.cpu_milli = 500 * (i % 7), .memory_bytes = (i % 5) << 30, .gpu_milli = 250 * (i % 9)};
+  };
+  const int64_t n = static_cast<int64_t>(PodSetsText::kMaxKeptRequests) * 2;
+  for (int64_t i = 0; i < n + 100; ++i) {
+    // Distinct requests up to n, then ones seen before.
+    const PodRequest a = i < n ? PodRequest{.cpu_milli = i + 1, .gpu_milli = 1000 * (i % 3)} : request(i);
+    const PodRequest b = request(i + 1);
+    reused.Clear();
+    reused.Add("worker", i % 4 + 1, a);
+    reused.Add("", 1, b);
+    PodSetsText fresh("nvidia.com/gpu");
+    fresh.Add("worker", i % 4 + 1, a);
+    fresh.Add("", 1, b);
+    REQUIRE(reused.text() == fresh.text());
+    REQUIRE(reused.fractional() == fresh.fractional());
+    REQUIRE(reused.any_gpu() == fresh.any_gpu());
+  }
+  // A GPU resource that sorts first or between cpu and memory.
+  PodSetsText amd("amd.com/gpu");
+  amd.Add("", 1, {.cpu_milli = 1000, .memory_bytes = int64_t{1} << 30, .gpu_milli = 500});
+  amd.Add("", 2, {.cpu_milli = 1000, .memory_bytes = int64_t{1} << 30, .gpu_milli = 500});
+  CHECK(amd.text() == "1x{amd.com/gpu=500m;cpu=1;memory=1Gi}+2x{amd.com/gpu=500m;cpu=1;memory=1Gi}");
+  CHECK(amd.fractional());
+  PodSetsText gpu_first("example.com/gpu");
+  gpu_first.Add("", 1, {.cpu_milli = 1000, .memory_bytes = int64_t{1} << 30, .gpu_milli = 2000});
+  CHECK(gpu_first.text() == "1x{cpu=1;example.com/gpu=2;memory=1Gi}");
+  CHECK_FALSE(gpu_first.fractional());
+  CHECK(gpu_first.any_gpu());
+}
+
 }  // namespace
 }  // namespace import_fields_test
 }  // namespace qm::sim::internal
