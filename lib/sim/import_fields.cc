@@ -2,6 +2,7 @@
 #include "sim/import_fields.h"
 
 #include <charconv>
+#include <cstring>
 #include <utility>
 
 #include "fmt/format.h"
@@ -138,20 +139,56 @@ std::optional<int64_t> ParseScaled(std::string_view value, int scale) {
   return negative ? -v : v;
 }
 
-std::optional<int64_t> ParseDateTime(std::string_view value) {
-  // 0123456789012345678
-  // YYYY-MM-DD HH:MM:SS
-  if (value.size() != 19 || value[4] != '-' || value[7] != '-' || (value[10] != ' ' && value[10] != 'T') ||
-      value[13] != ':' || value[16] != ':') {
-    return std::nullopt;
-  }
+namespace {
+
+// 0123456789012345678
+// YYYY-MM-DD HH:MM:SS
+bool HasDateTimeShape(std::string_view value) {
+  return value.size() == 19 && value[4] == '-' && value[7] == '-' && (value[10] == ' ' || value[10] == 'T') &&
+         value[13] == ':' && value[16] == ':';
+}
+
+// Seconds from 1970 to the midnight that starts the date of `value` (shaped as a date and time).
+std::optional<int64_t> DayStart(std::string_view value) {
   const int64_t y = Digits(value, 0, 4), mo = Digits(value, 5, 2), d = Digits(value, 8, 2);
+  if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > DaysInMonth(y, mo)) return std::nullopt;
+  return DaysFromCivil(y, mo, d) * 86'400;
+}
+
+// Seconds from midnight of the time of day of `value` (shaped as a date and time).
+std::optional<int64_t> TimeOfDay(std::string_view value) {
   const int64_t h = Digits(value, 11, 2), mi = Digits(value, 14, 2), s = Digits(value, 17, 2);
-  if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > DaysInMonth(y, mo) || h < 0 || h > 23 || mi < 0 || mi > 59 ||
-      s < 0 || s > 59) {
-    return std::nullopt;
+  if (h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59) return std::nullopt;
+  return h * 3'600 + mi * 60 + s;
+}
+
+}  // namespace
+
+std::optional<int64_t> ParseDateTime(std::string_view value) {
+  if (!HasDateTimeShape(value)) return std::nullopt;
+  const std::optional<int64_t> day = DayStart(value);
+  const std::optional<int64_t> time = TimeOfDay(value);
+  if (!day || !time) return std::nullopt;
+  return *day + *time;
+}
+
+std::optional<int64_t> DateTimeParser::operator()(std::string_view value) {
+  if (!HasDateTimeShape(value)) return std::nullopt;
+  Day* day = nullptr;
+  for (Day& d : days_) {
+    if (d.start != kNoDay && std::memcmp(d.date, value.data(), sizeof d.date) == 0) day = &d;
   }
-  return DaysFromCivil(y, mo, d) * 86'400 + h * 3'600 + mi * 60 + s;
+  if (day == nullptr) {
+    const std::optional<int64_t> start = DayStart(value);
+    if (!start) return std::nullopt;
+    day = &days_[next_];
+    next_ = (next_ + 1) % days_.size();
+    std::memcpy(day->date, value.data(), sizeof day->date);
+    day->start = *start;
+  }
+  const std::optional<int64_t> time = TimeOfDay(value);
+  if (!time) return std::nullopt;
+  return day->start + *time;
 }
 
 std::string LabelValueProblem(std::string_view value) {

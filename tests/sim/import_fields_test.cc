@@ -6,7 +6,9 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
+#include "fmt/format.h"
 #include "sim/import_fields.h"
 #include "sim/import_json.h"
 #include "sim/import_pods.h"
@@ -48,6 +50,27 @@ TEST_CASE("import fields: dates without a time zone", "[sim][import]") {
                           "2020/06/09 18:00:00", "2020-06-09 18:00:0x", ""}) {
     INFO(bad);
     CHECK(ParseDateTime(bad) == std::nullopt);
+  }
+}
+
+TEST_CASE("import fields: dates read with the last days remembered", "[sim][import]") {
+  // Setup: times over six days, in and out of order, with bad ones between, read by one parser;
+  // more distinct days than it remembers. Expect: what ParseDateTime gives for each.
+  DateTimeParser parse;
+  std::vector<std::string> values;
+  for (int i = 0; i < 400; ++i) {
+    const int day = (i * 7) % 6 + 1;
+    values.push_back(fmt::format("2020-02-{:02}{}{:02}:{:02}:{:02}", 24 + day, i % 5 == 0 ? 'T' : ' ', (i * 5) % 25,
+                                 (i * 11) % 61, (i * 13) % 61));
+  }
+  for (const char* bad : {"2020-02-30 00:00:00", "2020-02-2x 00:00:00", "2020-02-25 24:00:00", "2020-02-25 00:60:00",
+                          "2020-02-25 00:00:60", "2020-02-25_00:00:00", "2020-02-25 00:00", "2019-02-29 00:00:00"}) {
+    values.insert(values.begin() + static_cast<long>(values.size() / 2), bad);
+    values.emplace_back(bad);
+  }
+  for (const std::string& v : values) {
+    INFO(v);
+    CHECK(parse(v) == ParseDateTime(v));
   }
 }
 
@@ -101,11 +124,11 @@ TEST_CASE("import JSON: a pull reader", "[sim][import]") {
   }
 }
 
-TEST_CASE("import JSON: strings are scanned eight bytes at a time, exactly", "[sim][import]") {
-  // Setup: a plain run of every length 0..20 ended by each character that stops it: the closing
+TEST_CASE("import JSON: strings are scanned sixteen and eight bytes at a time, exactly", "[sim][import]") {
+  // Setup: a plain run of every length 0..40 ended by each character that stops it: the closing
   // quote, an escape, a control character; then bytes above 0x7f, and text ending mid-string.
   // Expect: what a byte-by-byte scan gives: the value, the unescaped value, or the error.
-  for (size_t n = 0; n <= 20; ++n) {
+  for (size_t n = 0; n <= 40; ++n) {
     INFO(n);
     const std::string run(n, 'a');
     std::string_view value;
