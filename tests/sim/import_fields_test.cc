@@ -12,6 +12,7 @@
 #include "sim/import_fields.h"
 #include "sim/import_json.h"
 #include "sim/import_pods.h"
+#include "sim/portable_random.h"
 #include "sim/trace_text.h"
 
 namespace qm::sim::internal {
@@ -39,6 +40,39 @@ TEST_CASE("import fields: decimal numbers scaled exactly", "[sim][import]") {
   CHECK(IsMissing("None"));
   CHECK(IsMissing("null"));
   CHECK(!IsMissing("0"));
+}
+
+TEST_CASE("import fields: plain decimals read on the fast path as by the general loop", "[sim][import]") {
+  // Setup: digits with at most one '.', up to 17 characters (past the fast path's 15 digits), at
+  // every scale the importers use and more. The oracle is the same text after a '+': no sign is
+  // plain, so it is read by the general loop.
+  // Expect: the same value, rounding and overflow.
+  SplitMix64 random(11);
+  for (int round = 0; round < 200'000; ++round) {
+    std::string v;
+    const size_t n = 1 + random.Next() % 17;
+    const size_t dot = random.Next() % (n + 2);  // n, n + 1: no '.'
+    for (size_t i = 0; i < n; ++i) {
+      if (i == dot) {
+        v.push_back('.');
+      } else {
+        // Mostly zeros and nines, so that values sit at the rounding and overflow edges.
+        const uint64_t r = random.Next() % 4;
+        v.push_back(r == 0 ? '0' : r == 1 ? '9' : static_cast<char>('0' + random.Next() % 10));
+      }
+    }
+    const int scale = static_cast<int>(random.Next() % 12);
+    INFO(v << " scale " << scale);
+    REQUIRE(ParseScaled(v, scale) == ParseScaled("+" + v, scale));
+  }
+  CHECK(ParseScaled("999999999999999", 0) == 999'999'999'999'999);
+  CHECK(ParseScaled("1000000000000000", 0) == 1'000'000'000'000'000);  // 10^15 exactly: allowed
+  CHECK(ParseScaled("1000000000.000001", 6) == std::nullopt);
+  CHECK(ParseScaled("1000000000.000000", 6) == 1'000'000'000'000'000);
+  CHECK(ParseScaled("0.0000001", 6) == 1);
+  CHECK(ParseScaled("100002.3", 6) == 100'002'300'000);
+  CHECK(ParseScaled(".", 3) == std::nullopt);
+  CHECK(ParseScaled("1.2.3", 3) == std::nullopt);
 }
 
 TEST_CASE("import fields: dates without a time zone", "[sim][import]") {
