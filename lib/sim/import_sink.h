@@ -42,7 +42,8 @@ struct ImportedJob {
   uint32_t input = 0;       ///< the input it came from, and its line there
   int64_t line = 0;
   std::string_view name;    ///< made stable by `ImportSink::Add`
-  uint64_t name_hash = 0;   ///< set by `ImportSink::Add`, while the name is in the cache
+  uint64_t name_hash = 0;   ///< set by `ImportSink::Add`, while the name is in the cache (unless
+                            ///< `NamesAreUnique`: then nothing needs it)
 };
 
 class ImportSink {
