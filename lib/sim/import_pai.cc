@@ -310,13 +310,19 @@ class PaiImporter {
     TraceImportSummary& s = sink_.summary();
     std::vector<uint32_t> with_pods;
     // A job's tasks lie anywhere in the task table, and its name in the job table read long ago:
-    // both are fetched a few jobs ahead.
-    constexpr uint32_t kAhead = 4;
+    // the tasks are fetched 8 jobs ahead, then their names (the pod sets' names) and the job's 4
+    // ahead, when the tasks that point to them have arrived.
+    constexpr uint32_t kTasksAhead = 8, kNamesAhead = 4;
     for (uint32_t j = 0; j < jobs_.size(); ++j) {
-      if (j + kAhead < jobs_.size()) {
-        __builtin_prefetch(job_names_.name(j + kAhead).data());
-        for (uint32_t k = first_task_[j + kAhead]; k < first_task_[j + kAhead + 1]; ++k) {
+      if (j + kTasksAhead < jobs_.size()) {
+        for (uint32_t k = first_task_[j + kTasksAhead]; k < first_task_[j + kTasksAhead + 1]; ++k) {
           __builtin_prefetch(&tasks_[order_[k]]);
+        }
+      }
+      if (j + kNamesAhead < jobs_.size()) {
+        __builtin_prefetch(job_names_.name(j + kNamesAhead).data());
+        for (uint32_t k = first_task_[j + kNamesAhead]; k < first_task_[j + kNamesAhead + 1]; ++k) {
+          __builtin_prefetch(tasks_[order_[k]].name.data());
         }
       }
       const PaiJob& p = jobs_[j];
