@@ -1,7 +1,12 @@
 // Splitting CSV text into records and values (csv_records.h).
 #include "sim/csv_records.h"
 
+#include <bit>
 #include <utility>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace qm::sim::internal {
 namespace {
@@ -22,7 +27,64 @@ bool CsvRecords::Fail(size_t value, std::string message) {
   return false;
 }
 
+bool CsvRecords::NextPlain() {
+  const char* const text = text_.data();
+  const size_t size = text_.size();
+  size_t p = pos_;
+  if (p >= size || text[p] == '#' || text[p] == '\n') return false;  // the end, a comment, a blank line
+  values_.clear();
+  size_t value_begin = p;
+  const auto end_record = [&](size_t eol) {
+    values_.push_back(text_.substr(value_begin, eol - value_begin));
+    record_line_ = line_;
+    if (eol < size) {
+      pos_ = eol + 1;
+      ++line_;
+    } else {
+      pos_ = size;
+    }
+    return true;
+  };
+#if defined(__SSE2__)
+  // Sixteen bytes at a time: the separators' positions as bits, cut at the first line break.
+  const __m128i commas = _mm_set1_epi8(','), breaks = _mm_set1_epi8('\n'), quotes = _mm_set1_epi8('"'),
+                spaces = _mm_set1_epi8(' '), tabs = _mm_set1_epi8('\t'), returns = _mm_set1_epi8('\r');
+  while (size - p >= 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text + p));
+    unsigned comma = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, commas)));
+    const unsigned eol = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, breaks)));
+    const __m128i odd = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quotes), _mm_cmpeq_epi8(v, spaces)),
+                                     _mm_or_si128(_mm_cmpeq_epi8(v, tabs), _mm_cmpeq_epi8(v, returns)));
+    unsigned unusual = static_cast<unsigned>(_mm_movemask_epi8(odd));
+    const unsigned before_eol = eol == 0 ? 0xFFFFu : (eol & -eol) - 1;
+    comma &= before_eol;
+    unusual &= before_eol;
+    if (unusual != 0) return false;
+    for (; comma != 0; comma &= comma - 1) {
+      const size_t at = p + static_cast<size_t>(std::countr_zero(comma));
+      values_.push_back(text_.substr(value_begin, at - value_begin));
+      value_begin = at + 1;
+    }
+    if (eol != 0) return end_record(p + static_cast<size_t>(std::countr_zero(eol)));
+    p += 16;
+  }
+#endif
+  for (; p < size; ++p) {
+    const char c = text[p];
+    if (c == ',') {
+      values_.push_back(text_.substr(value_begin, p - value_begin));
+      value_begin = p + 1;
+    } else if (c == '\n') {
+      return end_record(p);
+    } else if (c == '"' || IsSpace(c) || c == '\r') {
+      return false;
+    }
+  }
+  return end_record(size);
+}
+
 bool CsvRecords::Next() {
+  if (NextPlain()) return true;
   // Skip comment and blank lines.
   while (pos_ < text_.size()) {
     size_t p = pos_;

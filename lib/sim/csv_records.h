@@ -40,6 +40,10 @@ class CsvRecords {
     bool unescaped = false;
   };
   bool Fail(size_t value, std::string message);
+  // The common record: one line of plain values, without quotes, spaces, tabs or '\r', not a
+  // comment. Reads it and returns true; else returns false having changed nothing but `values_`,
+  // and `Next` reads the record the general way.
+  bool NextPlain();
   bool ReadQuoted(Span* span);
   void ReadUnquoted(Span* span);
 

@@ -1,7 +1,9 @@
 // Reading the values of public trace files (import_fields.h).
 #include "sim/import_fields.h"
 
+#include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <utility>
 
 #include "fmt/format.h"
@@ -71,8 +73,48 @@ std::optional<int64_t> ParseInteger(std::string_view value) {
   return v;
 }
 
+namespace {
+
+// ParseScaled for the shapes the traces write nearly always, "600", "600.0", "29.296875": digits
+// with at most one '.', 15 digits at most (so nothing is lost), no sign or exponent, `scale` in
+// [0, 9]. False for any other value, which the general loop reads.
+bool ParsePlainDecimal(std::string_view value, int scale, std::optional<int64_t>* out) {
+  constexpr int64_t kPow10[] = {1, 10, 100, 1'000, 10'000, 100'000, 1'000'000, 10'000'000, 100'000'000,
+                                1'000'000'000};
+  if (value.size() > 16 || scale < 0 || scale > 9) return false;
+  int64_t mantissa = 0;
+  int digits = 0;
+  int fraction_digits = -1;  // -1: no '.' yet
+  for (const char c : value) {
+    if (IsDigit(c)) {
+      mantissa = mantissa * 10 + (c - '0');
+      ++digits;
+      if (fraction_digits >= 0) ++fraction_digits;
+    } else if (c == '.' && fraction_digits < 0) {
+      fraction_digits = 0;
+    } else {
+      return false;
+    }
+  }
+  if (digits == 0 || digits > 15) return false;
+  const int dropped = std::max(fraction_digits, 0) - scale;  // digits below 10^-scale
+  if (dropped <= 0) {
+    const int64_t factor = kPow10[-dropped];
+    *out = mantissa > kMaxScaled / factor ? std::nullopt : std::optional<int64_t>(mantissa * factor);
+    return true;
+  }
+  // Rounded up, as Kubernetes rounds a quantity to its unit (at most 15 digits: dropped ≤ 15).
+  int64_t divisor = 1;
+  for (int i = 0; i < dropped; ++i) divisor *= 10;
+  *out = mantissa / divisor + (mantissa % divisor != 0 ? 1 : 0);
+  return true;
+}
+
+}  // namespace
+
 std::optional<int64_t> ParseScaled(std::string_view value, int scale) {
-  if (const std::optional<int64_t> whole = ParseInteger(value)) {  // the common case: "600"
+  if (std::optional<int64_t> v; ParsePlainDecimal(value, scale, &v)) return v;
+  if (const std::optional<int64_t> whole = ParseInteger(value)) {  // "600" of more than 15 digits
     int64_t v = *whole;
     for (int i = 0; i < scale; ++i) {
       if (v > kMaxScaled || v < -kMaxScaled) return std::nullopt;
@@ -138,20 +180,56 @@ std::optional<int64_t> ParseScaled(std::string_view value, int scale) {
   return negative ? -v : v;
 }
 
-std::optional<int64_t> ParseDateTime(std::string_view value) {
-  // 0123456789012345678
-  // YYYY-MM-DD HH:MM:SS
-  if (value.size() != 19 || value[4] != '-' || value[7] != '-' || (value[10] != ' ' && value[10] != 'T') ||
-      value[13] != ':' || value[16] != ':') {
-    return std::nullopt;
-  }
+namespace {
+
+// 0123456789012345678
+// YYYY-MM-DD HH:MM:SS
+bool HasDateTimeShape(std::string_view value) {
+  return value.size() == 19 && value[4] == '-' && value[7] == '-' && (value[10] == ' ' || value[10] == 'T') &&
+         value[13] == ':' && value[16] == ':';
+}
+
+// Seconds from 1970 to the midnight that starts the date of `value` (shaped as a date and time).
+std::optional<int64_t> DayStart(std::string_view value) {
   const int64_t y = Digits(value, 0, 4), mo = Digits(value, 5, 2), d = Digits(value, 8, 2);
+  if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > DaysInMonth(y, mo)) return std::nullopt;
+  return DaysFromCivil(y, mo, d) * 86'400;
+}
+
+// Seconds from midnight of the time of day of `value` (shaped as a date and time).
+std::optional<int64_t> TimeOfDay(std::string_view value) {
   const int64_t h = Digits(value, 11, 2), mi = Digits(value, 14, 2), s = Digits(value, 17, 2);
-  if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > DaysInMonth(y, mo) || h < 0 || h > 23 || mi < 0 || mi > 59 ||
-      s < 0 || s > 59) {
-    return std::nullopt;
+  if (h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59) return std::nullopt;
+  return h * 3'600 + mi * 60 + s;
+}
+
+}  // namespace
+
+std::optional<int64_t> ParseDateTime(std::string_view value) {
+  if (!HasDateTimeShape(value)) return std::nullopt;
+  const std::optional<int64_t> day = DayStart(value);
+  const std::optional<int64_t> time = TimeOfDay(value);
+  if (!day || !time) return std::nullopt;
+  return *day + *time;
+}
+
+std::optional<int64_t> DateTimeParser::operator()(std::string_view value) {
+  if (!HasDateTimeShape(value)) return std::nullopt;
+  Day* day = nullptr;
+  for (Day& d : days_) {
+    if (d.start != kNoDay && std::memcmp(d.date, value.data(), sizeof d.date) == 0) day = &d;
   }
-  return DaysFromCivil(y, mo, d) * 86'400 + h * 3'600 + mi * 60 + s;
+  if (day == nullptr) {
+    const std::optional<int64_t> start = DayStart(value);
+    if (!start) return std::nullopt;
+    day = &days_[next_];
+    next_ = (next_ + 1) % days_.size();
+    std::memcpy(day->date, value.data(), sizeof day->date);
+    day->start = *start;
+  }
+  const std::optional<int64_t> time = TimeOfDay(value);
+  if (!time) return std::nullopt;
+  return day->start + *time;
 }
 
 std::string LabelValueProblem(std::string_view value) {
@@ -165,7 +243,7 @@ std::string LabelValueProblem(std::string_view value) {
 }
 
 CsvTable::CsvTable(const ImportInput& input, uint32_t input_index)
-    : file_(input.name), input_index_(input_index), records_(input.text) {}
+    : file_(input.name), input_index_(input_index), records_(input.content()) {}
 
 bool CsvTable::ReadFirst() {
   if (!records_.Next()) {

@@ -4,6 +4,7 @@
 #ifndef QM_LIB_SIM_IMPORT_FIELDS_H_
 #define QM_LIB_SIM_IMPORT_FIELDS_H_
 
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -42,6 +43,23 @@ std::optional<int64_t> ParseScaled(std::string_view value, int scale);
 /// `YYYY-MM-DD HH:MM:SS` as seconds since 1970-01-01 00:00:00. The traces give no time zone, so
 /// none is applied: differences between two such times are what matters.
 std::optional<int64_t> ParseDateTime(std::string_view value);
+
+/// `ParseDateTime`, remembering the last few dates' days: a trace's times come in rough time order,
+/// so most fall on a date just seen (a Philly job's submit, start and end span one or two), and
+/// only their time of day is left to read.
+class DateTimeParser {
+ public:
+  std::optional<int64_t> operator()(std::string_view value);
+
+ private:
+  static constexpr int64_t kNoDay = std::numeric_limits<int64_t>::min();
+  struct Day {
+    char date[10] = {};  // YYYY-MM-DD
+    int64_t start = kNoDay;  // seconds from 1970 to its midnight
+  };
+  std::array<Day, 4> days_;
+  size_t next_ = 0;  // the one replaced next
+};
 
 /// Why `value` is not a Kubernetes label value (at most 63 letters, digits, '-', '_' and '.',
 /// starting and ending with a letter or digit), or "".

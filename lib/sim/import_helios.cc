@@ -105,7 +105,7 @@ absl::Status ImportHelios(std::span<const ImportInput> inputs, ImportSink& sink,
                          "not a Helios cluster_log.csv (a header with job_id, user, vc, gpu_num, cpu_num, node_num, "
                          "state, submit_time, start_time, end_time)");
     }
-    sink.Reserve(inputs[i].text.size() / 96);  // a job row is 100 bytes or more
+    sink.Reserve(inputs[i].content().size() / 96);  // a job row is 100 bytes or more
     QM_RETURN_IF_ERROR(ReadLog(t, sink));
   }
   return absl::OkStatus();

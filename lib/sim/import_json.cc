@@ -5,6 +5,10 @@
 #include <cstring>
 #include <utility>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "fmt/format.h"
 
 namespace qm::sim::internal {
@@ -38,10 +42,24 @@ void AppendUtf8(std::string& out, uint32_t cp) {
 }
 
 // The length of the run of plain string characters at `s` (none of '"', '\\' or a control
-// character), up to `end`. Eight bytes at a time: most strings in the traces are dates and ids of
-// 10 to 40 characters, which a byte loop with three tests per byte crawls through.
+// character), up to `end`. Sixteen bytes at a time where SSE2 is (every x86-64), then eight: most
+// strings in the traces are keys, dates and ids of 4 to 40 characters, which a byte loop with three
+// tests per byte crawls through.
 size_t PlainRun(const char* s, const char* end) {
   const char* p = s;
+#if defined(__SSE2__)
+  const __m128i quotes = _mm_set1_epi8('"'), slashes = _mm_set1_epi8('\\'), below_space = _mm_set1_epi8(0x1F);
+  while (end - p >= 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    // A control character is one whose unsigned maximum with 0x1F is 0x1F.
+    const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quotes), _mm_cmpeq_epi8(v, slashes)),
+                                     _mm_cmpeq_epi8(_mm_max_epu8(v, below_space), below_space));
+    if (const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(hit)); mask != 0) {
+      return static_cast<size_t>(p - s) + static_cast<size_t>(std::countr_zero(mask));
+    }
+    p += 16;
+  }
+#endif
   if constexpr (std::endian::native == std::endian::little) {
     constexpr uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
     while (end - p >= 8) {

@@ -141,7 +141,7 @@ absl::Status ImportOpenb(std::span<const ImportInput> inputs, ImportSink& sink, 
     if (Has(t.first(), "sn")) {
       QM_RETURN_IF_ERROR(ReadNodes(t, sink, nodes));
     } else if (Has(t.first(), "creation_time")) {
-      sink.Reserve(inputs[i].text.size() / 64);  // a pod row is 70 bytes or more
+      sink.Reserve(inputs[i].content().size() / 64);  // a pod row is 70 bytes or more
       QM_RETURN_IF_ERROR(ReadPods(t, sink));
     } else {
       return ImportError(inputs[i].name, t.first_line(), "",

@@ -87,6 +87,9 @@ struct PaiTask {
   int64_t start_us = kNoTime, end_us = kNoTime;
   int32_t count = 0;
   uint32_t job = NameIndex::kNotFound;  // set by `JoinTasks`; kNotFound: no such job
+  // Whether `name` is a valid pod-set name: checked when read, while it is in the cache (tasks are
+  // used in job order, which is not the file's).
+  bool name_valid = false;
 };
 
 class PaiImporter {
@@ -106,7 +109,7 @@ class PaiImporter {
     }
     // Jobs first (tasks join them by name), group tags before the jobs are written.
     for (auto& t : tables[static_cast<int>(Table::kJob)]) {
-      const size_t rows = inputs[t->input_index()].text.size() / 96;  // a job row is 100 bytes or more
+      const size_t rows = inputs[t->input_index()].content().size() / 96;  // a job row is 100 bytes or more
       sink_.Reserve(rows);
       jobs_.reserve(jobs_.size() + rows);
       job_names_.Reserve(jobs_.size() + rows);
@@ -119,13 +122,14 @@ class PaiImporter {
     QM_RETURN_IF_ERROR(RepeatedJobError());
     for (auto& t : tables[static_cast<int>(Table::kGroupTag)]) QM_RETURN_IF_ERROR(ReadGroupTags(*t));
     for (auto& t : tables[static_cast<int>(Table::kTask)]) {
-      const size_t rows = inputs[t->input_index()].text.size() / 64;  // 70 bytes or more a row
+      const size_t rows = inputs[t->input_index()].content().size() / 64;  // 70 bytes or more a row
       tasks_.reserve(tasks_.size() + rows);
       task_jobs_.reserve(task_jobs_.size() + rows);
       QM_RETURN_IF_ERROR(ReadTasks(*t));
     }
     JoinTasks();
     for (auto& t : tables[static_cast<int>(Table::kMachine)]) QM_RETURN_IF_ERROR(ReadMachines(*t));
+    sink_.NamesAreUnique();  // `RepeatedJobError` found no repeat among all the job rows
     return AddJobs();
   }
 
@@ -224,6 +228,7 @@ class PaiImporter {
       ++sink_.summary().task_rows;
       PaiTask task;
       task.name = sink_.Stable(t[name_col], t.input_index());
+      task.name_valid = NameProblem(task.name, kMaxNameSize).empty();
       if (!IsMissing(t[count_col])) {
         QM_ASSIGN_OR_RETURN(const int64_t count, t.Integer(count_col, 0, kMaxTracePodCount));
         task.count = static_cast<int32_t>(count);
@@ -291,8 +296,8 @@ class PaiImporter {
   // pod sets keep their default names (`main`, `ps<i>`).
   bool TaskNamesUsable(std::span<const uint32_t> tasks) const {
     for (size_t a = 0; a < tasks.size(); ++a) {
+      if (!tasks_[tasks[a]].name_valid) return false;
       const std::string_view name = tasks_[tasks[a]].name;
-      if (!NameProblem(name, kMaxNameSize).empty()) return false;
       for (size_t b = 0; b < a; ++b) {
         if (tasks_[tasks[b]].name == name) return false;
       }
@@ -304,7 +309,22 @@ class PaiImporter {
     GroupTasks();
     TraceImportSummary& s = sink_.summary();
     std::vector<uint32_t> with_pods;
+    // A job's tasks lie anywhere in the task table, and its name in the job table read long ago:
+    // the tasks are fetched 8 jobs ahead, then their names (the pod sets' names) and the job's 4
+    // ahead, when the tasks that point to them have arrived.
+    constexpr uint32_t kTasksAhead = 8, kNamesAhead = 4;
     for (uint32_t j = 0; j < jobs_.size(); ++j) {
+      if (j + kTasksAhead < jobs_.size()) {
+        for (uint32_t k = first_task_[j + kTasksAhead]; k < first_task_[j + kTasksAhead + 1]; ++k) {
+          __builtin_prefetch(&tasks_[order_[k]]);
+        }
+      }
+      if (j + kNamesAhead < jobs_.size()) {
+        __builtin_prefetch(job_names_.name(j + kNamesAhead).data());
+        for (uint32_t k = first_task_[j + kNamesAhead]; k < first_task_[j + kNamesAhead + 1]; ++k) {
+          __builtin_prefetch(tasks_[order_[k]].name.data());
+        }
+      }
       const PaiJob& p = jobs_[j];
       if (p.submit_us == kNoTime) {
         ++s.no_submit;

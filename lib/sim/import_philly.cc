@@ -30,8 +30,7 @@ namespace {
 struct PhillyJob {
   std::string_view jobid, vc, status;
   bool has_jobid = false;
-  int64_t submitted = kNoTime;
-  std::string submitted_text;
+  int64_t submitted = kNoTime;  // as written: `LogReader::submitted_text_`
   bool any_attempt = false;
   bool any_start = false;      // some attempt has a start time
   bool any_run = false;        // some attempt ran: it ended after its start, or it is still open
@@ -42,7 +41,7 @@ struct PhillyJob {
 class LogReader {
  public:
   LogReader(const ImportInput& input, uint32_t index, ImportSink& sink)
-      : input_(input), index_(index), sink_(sink), json_(input.text) {}
+      : input_(input), index_(index), sink_(sink), json_(input.content()) {}
 
   absl::Status Read() {
     if (!json_.BeginList()) return JsonError("");
@@ -74,7 +73,7 @@ class LogReader {
     if (!json_.ReadStringOrNull(&v, &is_null)) return JsonError(key);
     *out = kNoTime;
     if (is_null || IsMissing(v)) return absl::OkStatus();
-    const std::optional<int64_t> s = ParseDateTime(v);
+    const std::optional<int64_t> s = parse_date_time_(v);
     if (!s) {
       return Error(json_.line(), key, fmt::format("{} is not a date and time (YYYY-MM-DD HH:MM:SS)", QuoteValue(v)));
     }
@@ -191,7 +190,7 @@ class LogReader {
       } else if (key == "status") {
         QM_RETURN_IF_ERROR(ReadString("status", &job.status));
       } else if (key == "submitted_time") {
-        QM_RETURN_IF_ERROR(ReadTime("submitted_time", &job.submitted, &job.submitted_text));
+        QM_RETURN_IF_ERROR(ReadTime("submitted_time", &job.submitted, &submitted_text_));
       } else if (key == "attempts") {
         QM_RETURN_IF_ERROR(ReadAttempts(job));
       } else if (!json_.Skip()) {
@@ -209,7 +208,7 @@ class LogReader {
       ++s.no_submit;
       return absl::OkStatus();
     }
-    sink_.SeeSubmit(p.submitted, p.submitted_text, index_, line);
+    sink_.SeeSubmit(p.submitted, submitted_text_, index_, line);
     uint32_t owner = 0;
     QM_ASSIGN_OR_RETURN(const bool has_owner, ResolveOwner(sink_, p.vc, index_, line, "vc", &owner));
     if (!has_owner) {
@@ -279,6 +278,8 @@ class LogReader {
   // Scratch, reused across jobs: the machines' GPUs of the attempt being read, of the job's first
   // attempt with a start time (its pods), and the latter sorted.
   std::vector<int64_t> detail_, first_gpus_, sorted_;
+  std::string submitted_text_;  // the job's submit time as written (a string per job was a malloc)
+  DateTimeParser parse_date_time_;
   absl::flat_hash_map<std::vector<int64_t>, uint32_t> pod_sets_of_;  // for lookups only
 };
 
@@ -314,9 +315,10 @@ absl::Status ReadMachines(CsvTable& t, ImportSink& sink, NodeYaml& nodes) {
 
 absl::Status ImportPhilly(std::span<const ImportInput> inputs, ImportSink& sink, NodeYaml& nodes) {
   for (uint32_t i = 0; i < inputs.size(); ++i) {
-    const std::string_view text = inputs[i].text;
+    const std::string_view text = inputs[i].content();
     const size_t first = text.find_first_not_of(" \t\r\n", text.starts_with("\xEF\xBB\xBF") ? 3 : 0);
     if (first != std::string_view::npos && text[first] == '[') {
+      sink.Reserve(text.size() / 256);  // a job is 300 bytes of JSON or more
       LogReader reader(inputs[i], i, sink);
       QM_RETURN_IF_ERROR(reader.Read());
       continue;

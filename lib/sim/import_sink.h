@@ -15,10 +15,10 @@
 #include <utility>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "qm/sim/trace_import.h"
+#include "sim/interned_texts.h"
 
 namespace qm::sim::internal {
 
@@ -42,6 +42,8 @@ struct ImportedJob {
   uint32_t input = 0;       ///< the input it came from, and its line there
   int64_t line = 0;
   std::string_view name;    ///< made stable by `ImportSink::Add`
+  uint64_t name_hash = 0;   ///< set by `ImportSink::Add`, while the name is in the cache (unless
+                            ///< `NamesAreUnique`: then nothing needs it)
 };
 
 class ImportSink {
@@ -70,9 +72,9 @@ class ImportSink {
   /// The id of owner `name`, checked as a team or namespace name (the error names `column`).
   absl::StatusOr<uint32_t> Owner(std::string_view name, uint32_t input, int64_t line, std::string_view column);
   /// The id of a `pod_sets` value.
-  uint32_t PodSets(std::string_view text) { return Intern(pod_sets_, pod_set_ids_, text); }
+  uint32_t PodSets(std::string_view text) { return pod_sets_.Intern(text); }
   /// The id of a `node_affinity` value (not empty).
-  uint32_t Affinity(std::string_view text) { return Intern(affinities_, affinity_ids_, text); }
+  uint32_t Affinity(std::string_view text) { return affinities_.Intern(text); }
   /// A copy of `s` that lives as long as the sink (for names the input does not hold as such).
   std::string_view Keep(std::string_view s) { return kept_.emplace_back(s); }
   /// `s` itself when it lies in input `input`'s text, else a kept copy: values unescaped by the
@@ -82,6 +84,9 @@ class ImportSink {
   /// Adds a job named `job.name`; an error when the name is not a valid job name (`name_column` is
   /// where it came from). `Finish` checks that names do not repeat.
   absl::Status Add(const ImportedJob& job, std::string_view name_column);
+  /// The importer has made sure that no two jobs it adds have one name (PAI checks every row of its
+  /// job table), so `Finish` need not check again.
+  void NamesAreUnique() { names_unique_ = true; }
   /// Makes room for about `jobs` jobs (the importers estimate them from the input's size), so that
   /// a large import does not grow its tables step by step.
   void Reserve(size_t jobs);
@@ -93,8 +98,6 @@ class ImportSink {
 
  private:
   absl::Status CheckNamesUnique() const;
-  static uint32_t Intern(std::vector<std::string>& values, absl::flat_hash_map<std::string, uint32_t>& ids,
-                         std::string_view text);
 
   std::span<const ImportInput> inputs_;
   const TraceImportOptions& options_;
@@ -102,8 +105,8 @@ class ImportSink {
   std::vector<ImportedJob> jobs_;  // in input order
   std::string name_column_;  // where job names come from, for messages (one column per format)
   std::vector<int64_t> pending_deletions_;
-  std::vector<std::string> owners_, pod_sets_, affinities_;
-  absl::flat_hash_map<std::string, uint32_t> owner_ids_, pod_set_ids_, affinity_ids_;
+  InternedTexts owners_, pod_sets_, affinities_;
+  bool names_unique_ = false;
   std::deque<std::string> kept_;
   int64_t origin_us_ = std::numeric_limits<int64_t>::max();
   int64_t end_us_ = std::numeric_limits<int64_t>::min();

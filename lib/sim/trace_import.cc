@@ -2,15 +2,14 @@
 // and the helpers the formats share.
 #include "qm/sim/trace_import.h"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fmt/format.h"
 #include "qm/core/status.h"
 #include "sim/import_fields.h"
+#include "sim/import_file.h"
 #include "sim/import_formats.h"
 #include "sim/import_nodes.h"
 #include "sim/import_sink.h"
@@ -115,33 +114,13 @@ absl::StatusOr<ImportedTrace> ImportTrace(TraceFormat format, std::span<const Im
   return out;
 }
 
-namespace {
-
-// The whole content of `path`, read at once: traces run to gigabytes, and a stream copy would
-// double the time and the memory of reading them.
-absl::StatusOr<std::string> ReadWholeFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) return absl::NotFoundError(fmt::format("cannot read '{}': {}", path, std::strerror(errno)));
-  const std::streamoff size = in.tellg();
-  std::string text;
-  if (size > 0) {
-    text.resize(static_cast<size_t>(size));
-    in.seekg(0);
-    in.read(text.data(), size);
-  }
-  if (!in) return absl::NotFoundError(fmt::format("cannot read '{}': {}", path, std::strerror(errno)));
-  return text;
-}
-
-}  // namespace
-
 absl::StatusOr<ImportedTrace> ImportTraceFiles(TraceFormat format, std::span<const std::string> paths,
                                                const TraceImportOptions& options) {
   std::vector<ImportInput> inputs;
   inputs.reserve(paths.size());
   for (const std::string& path : paths) {
-    QM_ASSIGN_OR_RETURN(std::string text, ReadWholeFile(path));
-    inputs.push_back({path, std::move(text)});
+    QM_ASSIGN_OR_RETURN(ImportInput input, internal::ReadImportFile(path));
+    inputs.push_back(std::move(input));
   }
   return ImportTrace(format, inputs, options);
 }

@@ -6,10 +6,13 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
+#include "fmt/format.h"
 #include "sim/import_fields.h"
 #include "sim/import_json.h"
 #include "sim/import_pods.h"
+#include "sim/portable_random.h"
 #include "sim/trace_text.h"
 
 namespace qm::sim::internal {
@@ -39,6 +42,39 @@ TEST_CASE("import fields: decimal numbers scaled exactly", "[sim][import]") {
   CHECK(!IsMissing("0"));
 }
 
+TEST_CASE("import fields: plain decimals read on the fast path as by the general loop", "[sim][import]") {
+  // Setup: digits with at most one '.', up to 17 characters (past the fast path's 15 digits), at
+  // every scale the importers use and more. The oracle is the same text after a '+': no sign is
+  // plain, so it is read by the general loop.
+  // Expect: the same value, rounding and overflow.
+  SplitMix64 random(11);
+  for (int round = 0; round < 200'000; ++round) {
+    std::string v;
+    const size_t n = 1 + random.Next() % 17;
+    const size_t dot = random.Next() % (n + 2);  // n, n + 1: no '.'
+    for (size_t i = 0; i < n; ++i) {
+      if (i == dot) {
+        v.push_back('.');
+      } else {
+        // Mostly zeros and nines, so that values sit at the rounding and overflow edges.
+        const uint64_t r = random.Next() % 4;
+        v.push_back(r == 0 ? '0' : r == 1 ? '9' : static_cast<char>('0' + random.Next() % 10));
+      }
+    }
+    const int scale = static_cast<int>(random.Next() % 12);
+    INFO(v << " scale " << scale);
+    REQUIRE(ParseScaled(v, scale) == ParseScaled("+" + v, scale));
+  }
+  CHECK(ParseScaled("999999999999999", 0) == 999'999'999'999'999);
+  CHECK(ParseScaled("1000000000000000", 0) == 1'000'000'000'000'000);  // 10^15 exactly: allowed
+  CHECK(ParseScaled("1000000000.000001", 6) == std::nullopt);
+  CHECK(ParseScaled("1000000000.000000", 6) == 1'000'000'000'000'000);
+  CHECK(ParseScaled("0.0000001", 6) == 1);
+  CHECK(ParseScaled("100002.3", 6) == 100'002'300'000);
+  CHECK(ParseScaled(".", 3) == std::nullopt);
+  CHECK(ParseScaled("1.2.3", 3) == std::nullopt);
+}
+
 TEST_CASE("import fields: dates without a time zone", "[sim][import]") {
   CHECK(ParseDateTime("1970-01-01 00:00:00") == 0);
   CHECK(ParseDateTime("2017-10-07 01:11:39") == 1'507'338'699);
@@ -48,6 +84,27 @@ TEST_CASE("import fields: dates without a time zone", "[sim][import]") {
                           "2020/06/09 18:00:00", "2020-06-09 18:00:0x", ""}) {
     INFO(bad);
     CHECK(ParseDateTime(bad) == std::nullopt);
+  }
+}
+
+TEST_CASE("import fields: dates read with the last days remembered", "[sim][import]") {
+  // Setup: times over six days, in and out of order, with bad ones between, read by one parser;
+  // more distinct days than it remembers. Expect: what ParseDateTime gives for each.
+  DateTimeParser parse;
+  std::vector<std::string> values;
+  for (int i = 0; i < 400; ++i) {
+    const int day = (i * 7) % 6 + 1;
+    values.push_back(fmt::format("2020-02-{:02}{}{:02}:{:02}:{:02}", 24 + day, i % 5 == 0 ? 'T' : ' ', (i * 5) % 25,
+                                 (i * 11) % 61, (i * 13) % 61));
+  }
+  for (const char* bad : {"2020-02-30 00:00:00", "2020-02-2x 00:00:00", "2020-02-25 24:00:00", "2020-02-25 00:60:00",
+                          "2020-02-25 00:00:60", "2020-02-25_00:00:00", "2020-02-25 00:00", "2019-02-29 00:00:00"}) {
+    values.insert(values.begin() + static_cast<long>(values.size() / 2), bad);
+    values.emplace_back(bad);
+  }
+  for (const std::string& v : values) {
+    INFO(v);
+    CHECK(parse(v) == ParseDateTime(v));
   }
 }
 
@@ -101,11 +158,11 @@ TEST_CASE("import JSON: a pull reader", "[sim][import]") {
   }
 }
 
-TEST_CASE("import JSON: strings are scanned eight bytes at a time, exactly", "[sim][import]") {
-  // Setup: a plain run of every length 0..20 ended by each character that stops it: the closing
+TEST_CASE("import JSON: strings are scanned sixteen and eight bytes at a time, exactly", "[sim][import]") {
+  // Setup: a plain run of every length 0..40 ended by each character that stops it: the closing
   // quote, an escape, a control character; then bytes above 0x7f, and text ending mid-string.
   // Expect: what a byte-by-byte scan gives: the value, the unescaped value, or the error.
-  for (size_t n = 0; n <= 20; ++n) {
+  for (size_t n = 0; n <= 40; ++n) {
     INFO(n);
     const std::string run(n, 'a');
     std::string_view value;
@@ -242,6 +299,41 @@ TEST_CASE("import pods: pod-set text in canonical form", "[sim][import]") {
   CHECK(EvenShare(10, 3, 0) == 4);
   CHECK(EvenShare(10, 3, 1) == 3);
   CHECK(EvenShare(10, 3, 2) == 3);
+}
+
+TEST_CASE("import fields: a request's text is made once and reused, the same as made afresh", "[sim][import]") {
+  // Each request's text is kept; past kMaxKeptRequests distinct ones, texts are made each time.
+  // Either way a job's text, and its flags, are those of a builder that has seen nothing before.
+  PodSetsText reused("nvidia.com/gpu");
+  const auto request = [](int64_t i) {
+    return PodRequest{.cpu_milli = 500 * (i % 7), .memory_bytes = (i % 5) << 30, .gpu_milli = 250 * (i % 9)};
+  };
+  const int64_t n = static_cast<int64_t>(PodSetsText::kMaxKeptRequests) * 2;
+  for (int64_t i = 0; i < n + 100; ++i) {
+    // Distinct requests up to n, then ones seen before.
+    const PodRequest a = i < n ? PodRequest{.cpu_milli = i + 1, .gpu_milli = 1000 * (i % 3)} : request(i);
+    const PodRequest b = request(i + 1);
+    reused.Clear();
+    reused.Add("worker", i % 4 + 1, a);
+    reused.Add("", 1, b);
+    PodSetsText fresh("nvidia.com/gpu");
+    fresh.Add("worker", i % 4 + 1, a);
+    fresh.Add("", 1, b);
+    REQUIRE(reused.text() == fresh.text());
+    REQUIRE(reused.fractional() == fresh.fractional());
+    REQUIRE(reused.any_gpu() == fresh.any_gpu());
+  }
+  // A GPU resource that sorts first or between cpu and memory.
+  PodSetsText amd("amd.com/gpu");
+  amd.Add("", 1, {.cpu_milli = 1000, .memory_bytes = int64_t{1} << 30, .gpu_milli = 500});
+  amd.Add("", 2, {.cpu_milli = 1000, .memory_bytes = int64_t{1} << 30, .gpu_milli = 500});
+  CHECK(amd.text() == "1x{amd.com/gpu=500m;cpu=1;memory=1Gi}+2x{amd.com/gpu=500m;cpu=1;memory=1Gi}");
+  CHECK(amd.fractional());
+  PodSetsText gpu_first("example.com/gpu");
+  gpu_first.Add("", 1, {.cpu_milli = 1000, .memory_bytes = int64_t{1} << 30, .gpu_milli = 2000});
+  CHECK(gpu_first.text() == "1x{cpu=1;example.com/gpu=2;memory=1Gi}");
+  CHECK_FALSE(gpu_first.fractional());
+  CHECK(gpu_first.any_gpu());
 }
 
 }  // namespace

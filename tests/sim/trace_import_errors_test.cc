@@ -117,6 +117,18 @@ TEST_CASE("trace import errors: Philly", "[sim][import]") {
         "cluster_job_log:2: gpus: expected a value");
   CHECK(error(ok + " x") == "cluster_job_log:1: unexpected text after the top-level value");
   CHECK(error("[{\"jobid\": \"a1\"") == "cluster_job_log:1: expected ',' or '}'");
+  // Repeated ids among jobs written (the sink hashes each name as it is added): the repeat that
+  // comes first in the input is reported, within a file and across two.
+  const auto job = [](const std::string& id) {
+    return R"({"jobid": ")" + id +
+           R"(", "vc": "v", "submitted_time": "2017-10-07 01:00:00", "attempts": [{"start_time": )"
+           R"("2017-10-07 01:00:00", "end_time": "2017-10-07 02:00:00", "detail": [{"ip": "m1", "gpus": ["g0"]}]}]})";
+  };
+  CHECK(error("[\n" + job("a") + ",\n" + job("b") + ",\n" + job("b") + ",\n" + job("a") + "]") ==
+        "cluster_job_log:4: jobid: job \"b\" appears twice (first on line 3)");
+  CHECK(ImportError(TraceFormat::kPhilly, {{"log1", "[" + job("a") + "]"},
+                                           {"log2", "[\n" + job("c") + ",\n" + job("a") + "]"}}) ==
+        "log2:3: jobid: job \"a\" appears twice (first on log1:1)");
   CHECK(ImportError(TraceFormat::kPhilly, {{"cluster_machine_list", "m1,8, 24GB\nm2,x, 24GB\n"}}) ==
         "cluster_machine_list:2: number of GPUs: \"x\" is not an integer");
   CHECK(ImportError(TraceFormat::kPhilly, {{"cluster_machine_list", "m1,8\n"}}).starts_with(

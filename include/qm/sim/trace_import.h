@@ -17,6 +17,7 @@
 #define QM_SIM_TRACE_IMPORT_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -39,10 +40,20 @@ std::optional<TraceFormat> ParseTraceFormat(std::string_view name);
 /// The name `ParseTraceFormat` reads.
 std::string_view TraceFormatName(TraceFormat format);
 
-/// One input file: the name used in messages, and its whole content.
+/// One input file: the name used in messages, and its whole content. Callers that build inputs in
+/// memory fill `text` (`{"pods.csv", text}`, as before). An input may instead borrow its bytes:
+/// `ImportTraceFiles` maps each regular file read-only rather than reading it into a string (a
+/// fresh 200 MB string costs its zeroing, its page faults and a copy before any row is read), and
+/// sets `borrowed` to the mapping and `owner` to what unmaps it. `content()` is what the importers
+/// read: `borrowed` when it points somewhere, else `text`. Copies share the owner, so they stay
+/// valid; `borrowed` must not point into the same input's `text`, which a copy would not follow.
 struct ImportInput {
   std::string name;
   std::string text;
+  std::string_view borrowed = {};
+  std::shared_ptr<const void> owner = {};
+
+  std::string_view content() const { return borrowed.data() != nullptr ? borrowed : std::string_view(text); }
 };
 
 /// Choices of the import; the defaults are what docs/trace-import.md describes.
@@ -106,7 +117,9 @@ struct ImportedTrace {
 /// InvalidArgument `file:line: column: message` on malformed input.
 absl::StatusOr<ImportedTrace> ImportTrace(TraceFormat format, std::span<const ImportInput> inputs,
                                           const TraceImportOptions& options);
-/// Reads the files, then imports them; NotFound when a file cannot be read.
+/// Reads the files, then imports them; NotFound when a file cannot be read. Regular files are mapped
+/// (they must not shrink during the call); pipes and other files that cannot be mapped, such as
+/// /dev/stdin, are read to their end.
 absl::StatusOr<ImportedTrace> ImportTraceFiles(TraceFormat format, std::span<const std::string> paths,
                                                const TraceImportOptions& options);
 

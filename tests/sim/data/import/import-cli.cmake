@@ -47,6 +47,19 @@ if(MODE STREQUAL "formats")
   run_qm(0 trace import --format openb "${DATA}/openb/pods.csv" "${DATA}/openb/nodes.csv" --output "${out_dir}/o.csv")
   expect_match("${err}" "\\(give --nodes-out FILE to write the nodes\\)\n$" "openb stderr without --nodes-out")
 
+  # A file that cannot be mapped, read to its end instead: the log piped to stdin gives the same trace.
+  execute_process(COMMAND "${CMAKE_COMMAND}" -E cat "${DATA}/helios/cluster_log.csv"
+                  COMMAND "${QM}" trace import --format helios /dev/stdin
+                  RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT status STREQUAL "0")
+    message(FATAL_ERROR "qm trace import --format helios /dev/stdin: exit status ${status}\n${err}")
+  endif()
+  file(READ "${DATA}/helios/expected.csv" want_stdin)
+  if(NOT out STREQUAL want_stdin)
+    message(FATAL_ERROR "qm trace import --format helios /dev/stdin: stdout differs from ${DATA}/helios/expected.csv")
+  endif()
+  expect_match("${err}" "^helios: read 13 job rows\njobs written: 7\n" "helios stderr, from stdin")
+
   # The imported traces read back (the ones without node_affinity, which the reader learns with
   # issue 25's node-constraint columns).
   run_qm(0 trace stats "${out_dir}/philly.csv")
@@ -86,6 +99,8 @@ elseif(MODE STREQUAL "bad_input")
   expect_match("${err}" "--nodes-out: no node list among the inputs" "qm trace import stderr")
   run_qm(2 trace import --format helios "${DATA}/helios/missing.csv")
   expect_match("${err}" "cannot read '[^']*missing.csv'" "qm trace import stderr")
+  run_qm(2 trace import --format helios "${DATA}/helios")
+  expect_match("${err}" "cannot read '[^']*helios': Is a directory" "qm trace import stderr, a folder")
 else()
   message(FATAL_ERROR "import-cli.cmake: unknown MODE '${MODE}'")
 endif()
