@@ -1,6 +1,6 @@
 // Drain: N pending workloads over C ClusterQueues (cohorts of 10), admitted by running cycles until
 // none is left. Every workload fits, so each cycle admits one head per queue and the run takes
-// ⌈N/C⌉ busy cycles. Shapes: one flavor × three resources (cpu, memory, pods), and eight flavors ×
+// ⌈N/C⌉ busy cycles (`_refill`: with refill mode, one busy cycle). Shapes: one flavor × three resources (cpu, memory, pods), and eight flavors ×
 // four resources where each flavor holds an eighth of the quota (no borrowing), so heads scan past
 // full flavors.
 //
@@ -20,7 +20,7 @@
 namespace qm::bench {
 namespace {
 
-void RunDrain(benchmark::State& state, int flavors, int resources, int64_t queues) {
+void RunDrain(benchmark::State& state, int flavors, int resources, int64_t queues, bool refill) {
   const int64_t pending = state.range(0);
   WorldShape shape;
   shape.queues = queues;
@@ -34,7 +34,9 @@ void RunDrain(benchmark::State& state, int flavors, int resources, int64_t queue
   double cpu_total = 0, heap_per_pending = 0, rss_per_pending = 0;
   for (auto _ : state) {
     state.PauseTiming();
-    auto engine = std::make_unique<Engine>();
+    EngineConfig config;
+    config.refill.enabled = refill;
+    auto engine = std::make_unique<Engine>(*Engine::Create(config));
     if (absl::Status st = BuildWorld(*engine, shape); !st.ok()) {
       Fail(state, std::string(st.message()));
       break;
@@ -81,11 +83,11 @@ void RunDrain(benchmark::State& state, int flavors, int resources, int64_t queue
 }
 
 // Families per queue count so that ->Complexity() fits the pending count alone.
-void RegisterDrain(const char* shape_name, int flavors, int resources) {
+void RegisterDrain(const char* shape_name, int flavors, int resources, bool refill = false) {
   for (int64_t queues : {1, 10, 100, 1000, 10000}) {
     auto* b = benchmark::RegisterBenchmark(
-        fmt::format("BM_Drain_{}/queues:{}", shape_name, queues).c_str(),
-        [=](benchmark::State& st) { RunDrain(st, flavors, resources, queues); });
+        fmt::format("BM_Drain_{}{}/queues:{}", shape_name, refill ? "_refill" : "", queues).c_str(),
+        [=](benchmark::State& st) { RunDrain(st, flavors, resources, queues, refill); });
     for (int64_t pending : {1000, 10'000, 100'000, 1'000'000})
       if (pending >= queues) b->Arg(pending);
     // 10⁷ pending: on demand only (QM_BENCH_10M=1), about 6 GiB and a minute (docs/benchmarks.md).
@@ -97,6 +99,8 @@ void RegisterDrain(const char* shape_name, int flavors, int resources) {
 const bool kRegistered = [] {
   RegisterDrain("1x3", 1, 3);
   RegisterDrain("8x4", 8, 4);
+  // Refill mode (docs/semantics.md §11.7): every queue drains in one busy cycle.
+  RegisterDrain("1x3", 1, 3, /*refill=*/true);
   return true;
 }();
 

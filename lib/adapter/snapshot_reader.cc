@@ -37,7 +37,7 @@ absl::Status GetNames(Reader& r, std::string_view what, Interner<IdT>* names) {
   return r.status();
 }
 
-absl::Status ReadConfig(Reader& r, const EngineConfig& host, EngineConfig* config) {
+absl::Status ReadConfig(Reader& r, uint32_t version, const EngineConfig& host, EngineConfig* config) {
   config->fair_sharing.enabled = r.Bool();
   config->fair_sharing.preemption_strategies.clear();
   const uint32_t n = r.Count("preemption strategies");
@@ -55,6 +55,7 @@ absl::Status ReadConfig(Reader& r, const EngineConfig& host, EngineConfig* confi
   }
   config->anti_thrash = GetAntiThrash(r);
   config->wait_for_pods_ready = GetWaitForPodsReady(r);
+  config->refill.enabled = version >= 4 && r.Bool();
   QM_RETURN_IF_ERROR(r.Finish("CONF"));
   config->clock = host.clock;
   config->submission_gate = host.submission_gate;
@@ -428,13 +429,14 @@ absl::Status ReadThrash(Reader& r, ClusterState& s) {
 }
 
 
-absl::Status ReadState(std::string_view payload, size_t base, const EngineConfig& host, EngineState& st) {
+absl::Status ReadState(std::string_view payload, size_t base, uint32_t version, const EngineConfig& host,
+                       EngineState& st) {
   ClusterState& s = st.s;
   Decoded p;
   Reader r(payload, base);
   {
     Reader b = r.Section("CONF");
-    QM_RETURN_IF_ERROR(ReadConfig(b, host, &s.config));
+    QM_RETURN_IF_ERROR(ReadConfig(b, version, host, &s.config));
   }
   {
     Reader b = r.Section("CLCK");
@@ -523,9 +525,10 @@ absl::StatusOr<Engine> Engine::Restore(std::string_view snapshot, const EngineCo
     return absl::InvalidArgumentError("snapshot: not a Quartermaster engine snapshot (bad magic)");
   for (size_t i = 0; i < sizeof(sn::kMagic); ++i) header.U8();
   const uint32_t version = header.U32();
-  if (header.ok() && version != sn::kFormatVersion)
-    return absl::InvalidArgumentError(fmt::format(
-        "snapshot: format version {} is not supported (this build reads version {})", version, sn::kFormatVersion));
+  if (header.ok() && (version < sn::kOldestReadableVersion || version > sn::kFormatVersion))
+    return absl::InvalidArgumentError(
+        fmt::format("snapshot: format version {} is not supported (this build reads versions {} to {})", version,
+                    sn::kOldestReadableVersion, sn::kFormatVersion));
   const uint32_t reserved = header.U32();
   const uint64_t len = header.U64();
   const uint64_t sum = header.U64();
@@ -536,7 +539,7 @@ absl::StatusOr<Engine> Engine::Restore(std::string_view snapshot, const EngineCo
     return absl::DataLossError(fmt::format("snapshot: the header announces {} payload bytes, {} are present", len, payload.size()));
   if (sn::Checksum(payload) != sum) return absl::DataLossError("snapshot: checksum mismatch (the snapshot is corrupted)");
   auto state = std::make_unique<internal::EngineState>(EngineConfig());
-  QM_RETURN_IF_ERROR(sn::ReadState(payload, sn::kHeaderSize, host, *state));
+  QM_RETURN_IF_ERROR(sn::ReadState(payload, sn::kHeaderSize, version, host, *state));
   state->quota_floor_cycle = state->s.cycle;  // the checker cannot know older quota changes
   // Last, the engine's own self-check: the checks above cover each record, this one how records
   // relate (a pending workload's `active`, queue membership, candidate sets...). A state that fails

@@ -25,13 +25,15 @@ namespace {
 #if defined(__x86_64__) && defined(__GLIBCXX__) && !defined(_GLIBCXX_DEBUG) && !defined(_LIBCPP_VERSION)
 // 256 since format 2: `anti_thrash` (96 bytes), saved in CONF.
 // 312 since format 3: `wait_for_pods_ready` (56), saved at the end of CONF.
-static_assert(sizeof(EngineConfig) == 312, "EngineConfig changed: update lib/adapter/snapshot_*.cc");
+// 320 since format 4: `refill` (1, padded to 8), saved at the end of CONF.
+static_assert(sizeof(EngineConfig) == 320, "EngineConfig changed: update lib/adapter/snapshot_*.cc");
 // 1416 since workloads live in a RecordStore (chunks, not one array): same records saved.
 // 1584 since format 2: the config's `anti_thrash` (96) and `thrash` (72), saved in THRS.
 // 1592: `host_running` (8), not state: null between calls, never saved.
 // 1608: `pinned_now` (16), not state: set only while a query runs, never saved.
 // 1664 since format 3: the config's `wait_for_pods_ready` (56).
-static_assert(sizeof(ClusterState) == 1664, "ClusterState changed: update lib/adapter/snapshot_*.cc");
+// 1672 since format 4: the config's `refill` (8 with padding).
+static_assert(sizeof(ClusterState) == 1672, "ClusterState changed: update lib/adapter/snapshot_*.cc");
 // 680 since the pending queues are grouped by equivalence class: the grouping is derived from the
 // records on restore, nothing new is saved.
 static_assert(sizeof(ClusterQueueState) == 680, "ClusterQueueState changed: update lib/adapter/snapshot_*.cc");
@@ -90,6 +92,7 @@ void WriteState(const ClusterState& s, Writer& w) {
   }
   PutAntiThrash(w, s.config.anti_thrash);
   PutWaitForPodsReady(w, s.config.wait_for_pods_ready);
+  w.Bool(s.config.refill.enabled);  // since format 4
   w.EndSection(sec);
 
   // CLCK: the manual clock and the counters.

@@ -94,6 +94,7 @@ absl::Status AddConfiguration(std::string_view text, std::string_view source,
     config.features = *manifest.features;
   }
   config.anti_thrash = std::move(manifest.anti_thrash);
+  config.refill = manifest.refill;
   config.wait_for_pods_ready = manifest.wait_for_pods_ready;
   return absl::OkStatus();
 }

@@ -107,6 +107,12 @@ void ReadAntiThrash(const Cursor& c, AntiThrashConfig* out) {
   }
 }
 
+void ReadRefill(const Cursor& c, RefillConfig* out) {
+  if (!c.ExpectMap()) return;
+  c.CheckKeys({"enable"});
+  out->enabled = c["enable"].OptBool().value_or(true);
+}
+
 void ReadWaitForPodsReady(const Cursor& c, WaitForPodsReadyConfig* out) {
   if (!c.ExpectMap()) return;
   c.CheckKeys({"enable", "timeout", "recoveryTimeout", "blockAdmission", "requeuingStrategy"});

@@ -25,6 +25,8 @@ void ReadAntiThrash(const Cursor& c, AntiThrashConfig* out);
 /// {timestamp, backoffLimitCount, backoffBaseSeconds, backoffMaxSeconds}}` (Kueue's
 /// Configuration.waitForPodsReady); present means enabled unless `enable: false`.
 void ReadWaitForPodsReady(const Cursor& c, WaitForPodsReadyConfig* out);
+/// `refill: {enable}` (ours, docs/semantics.md §11.7); present means enabled unless `enable: false`.
+void ReadRefill(const Cursor& c, RefillConfig* out);
 /// Reports the first invalid field of `config` (qm/model/config_validation.h) at the key it names
 /// under `c`, or at the nearest key above it that the file has; `prefix` is prepended to the field
 /// in the message ("config." in scenarios).

@@ -78,6 +78,7 @@ absl::StatusOr<Manifest> ReadManifestString(std::string_view yaml, std::string_v
   manifest.features = configuration.features;
   manifest.configuration_source = configuration.source;
   manifest.anti_thrash = std::move(configuration.anti_thrash);
+  manifest.refill = configuration.refill;
   manifest.wait_for_pods_ready = configuration.wait_for_pods_ready;
   internal::CheckDuplicates(ctx, manifest.objects);
   if (!ctx.ok()) return ctx.status();

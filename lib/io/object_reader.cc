@@ -192,11 +192,13 @@ void ReadConfiguration(const Cursor& c, std::string_view api_version, Configurat
   }
   ReadAntiThrash(c["antiThrash"], &out->anti_thrash);
   if (c["waitForPodsReady"].present()) ReadWaitForPodsReady(c["waitForPodsReady"], &out->wait_for_pods_ready);
+  if (c["refill"].present()) ReadRefill(c["refill"], &out->refill);
   EngineConfig config;
   if (out->fair_sharing) config.fair_sharing = *out->fair_sharing;
   if (out->features) config.features = *out->features;
   config.anti_thrash = out->anti_thrash;
   config.wait_for_pods_ready = out->wait_for_pods_ready;
+  config.refill = out->refill;
   CheckEngineConfig(c, config, "");
 }
 

@@ -46,6 +46,8 @@ struct ConfigurationDoc {
   std::optional<FairSharingConfig> fair_sharing;
   std::optional<FeatureGates> features;
   AntiThrashConfig anti_thrash;
+  /// `refill:` (ours) refill mode, docs/semantics.md §11.7; off when absent.
+  RefillConfig refill;
   /// Kueue's `waitForPodsReady` (docs/semantics.md §1.7.2); off when absent.
   WaitForPodsReadyConfig wait_for_pods_ready;
 };

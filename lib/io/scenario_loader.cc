@@ -106,7 +106,7 @@ class ScenarioReader {
   void ReadConfig(const Cursor& c, ScenarioConfig* config) {
     if (!c.ExpectMap()) return;
     c.CheckKeys({"now", "fairSharing", "features", "releaseEvictedAtNextSchedule", "messageStyle",
-                 "access", "antiThrash", "waitForPodsReady"});
+                 "access", "antiThrash", "waitForPodsReady", "refill"});
     if (const std::optional<std::string> now = c["now"].OptString()) {
       absl::StatusOr<Time> t = ParseRfc3339(*now);
       if (!t.ok()) {
@@ -120,6 +120,7 @@ class ScenarioReader {
     if (!ctx_->ok()) return;
     internal::ReadAntiThrash(c["antiThrash"], &config->anti_thrash);
     if (c["waitForPodsReady"].present()) internal::ReadWaitForPodsReady(c["waitForPodsReady"], &config->wait_for_pods_ready);
+    if (c["refill"].present()) internal::ReadRefill(c["refill"], &config->refill);
     if (!ctx_->ok()) return;
     config->release_evicted_at_next_schedule =
         c["releaseEvictedAtNextSchedule"].OptBool().value_or(true);
@@ -145,6 +146,7 @@ class ScenarioReader {
     engine.message_style = config.message_style.value_or(MessageStyle::kCurrent);
     engine.anti_thrash = config.anti_thrash;
     engine.wait_for_pods_ready = config.wait_for_pods_ready;
+    engine.refill = config.refill;
     internal::CheckEngineConfig(c, engine, "config.");
   }
 

@@ -234,6 +234,7 @@ absl::StatusOr<Engine> MakeScenarioEngine(const Scenario& scenario) {
   config.features = scenario.config.features;
   config.message_style = scenario.config.message_style.value_or(MessageStyle::kCurrent);
   config.anti_thrash = scenario.config.anti_thrash;
+  config.refill = scenario.config.refill;
   config.wait_for_pods_ready = scenario.config.wait_for_pods_ready;
   absl::StatusOr<Engine> created = Engine::Create(std::move(config));
   if (!created.ok())

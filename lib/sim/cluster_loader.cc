@@ -22,6 +22,7 @@ absl::StatusOr<SimulationInput> FromManifest(Manifest manifest, std::string_view
   if (manifest.message_style) input.config.message_style = *manifest.message_style;
   if (manifest.features) input.config.features = *manifest.features;
   input.config.anti_thrash = manifest.anti_thrash;
+  input.config.refill = manifest.refill;
   input.config.wait_for_pods_ready = manifest.wait_for_pods_ready;
   input.objects.reserve(manifest.objects.size());
   for (ManifestObject& o : manifest.objects) input.objects.push_back(std::move(o.spec));
@@ -80,6 +81,7 @@ absl::StatusOr<SimulationInput> LoadCluster(std::span<const std::string> paths) 
       merged.configuration_source = m.configuration_source;
       merged.features = m.features;
       merged.anti_thrash = std::move(m.anti_thrash);
+      merged.refill = m.refill;
       merged.wait_for_pods_ready = m.wait_for_pods_ready;
     }
     if (m.fair_sharing) {

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -327,15 +329,43 @@ TEST_CASE("Snapshot: truncated and corrupted snapshots are errors", "[adapter][s
   }
 }
 
+TEST_CASE("Snapshot: a format-3 snapshot (before refill mode) still restores, with refill off", "[adapter][snapshot]") {
+  // data/format-3.snapshot: `qm run --save` of data/snapshot-cli-save.yaml by a build that wrote
+  // format 3 (cq has 2 cpu; a and b admitted, c waiting).
+  std::ifstream in(std::string(QM_TESTS_DIR) + "/adapter/data/format-3.snapshot", std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  REQUIRE(bytes.size() > 32);
+  REQUIRE(bytes[8] == 3);
+  absl::StatusOr<Engine> e = Engine::Restore(bytes);
+  REQUIRE(e.ok());
+  CHECK_FALSE(e->config().refill.enabled);
+  CHECK(e->GetWorkload("default", "a")->state == WorkloadState::kAdmitted);
+  CHECK(e->GetWorkload("default", "c")->state == WorkloadState::kPending);
+  // Saved again, it is format 4, and restores to the same state.
+  const std::string again = MustSave(*e);
+  CHECK(again[8] == 4);
+  CHECK(MustSave(*Engine::Restore(again)) == again);
+}
+
+TEST_CASE("Snapshot: refill mode is saved and restored", "[adapter][snapshot]") {
+  EngineConfig config;
+  config.refill.enabled = true;
+  const Engine e = *Engine::Create(config);
+  absl::StatusOr<Engine> restored = Engine::Restore(MustSave(e));
+  REQUIRE(restored.ok());
+  CHECK(restored->config().refill.enabled);
+  CHECK_FALSE(Engine::Restore(MustSave(Engine()))->config().refill.enabled);
+}
+
 TEST_CASE("Snapshot: a snapshot of another format version is refused, naming the version", "[adapter][snapshot]") {
   std::string bytes = MustSave(Engine());
-  for (uint32_t version : {0u, 1u, 2u, 4u, 77u, 0xffffffffu}) {
+  for (uint32_t version : {0u, 1u, 2u, 5u, 77u, 0xffffffffu}) {
     for (int i = 0; i < 4; ++i) bytes[8 + static_cast<size_t>(i)] = static_cast<char>(static_cast<uint8_t>(version >> (8 * i)));
     const absl::StatusOr<Engine> r = Engine::Restore(bytes);
     REQUIRE_FALSE(r.ok());
     CHECK(r.status().code() == absl::StatusCode::kInvalidArgument);
     CHECK(std::string(r.status().message()) ==
-          fmt::format("snapshot: format version {} is not supported (this build reads version 3)", version));
+          fmt::format("snapshot: format version {} is not supported (this build reads versions 3 to 4)", version));
   }
   // Even a newer snapshot cut short says which version it is.
   const absl::StatusOr<Engine> r = Engine::Restore(std::string_view(bytes).substr(0, 12));

@@ -97,7 +97,7 @@ TEST_CASE("Scenario error: config that is not a map", "[io][scenario][errors]") 
 TEST_CASE("Scenario error: an unknown config key", "[io][scenario][errors]") {
   CHECK(ErrorOf("name: t\nconfig:\n  fairsharing: {}\n") ==
         "s.yaml:3: config.fairsharing: unknown field \"fairsharing\" (expected one of: now, fairSharing, features, "
-        "releaseEvictedAtNextSchedule, messageStyle, access, antiThrash, waitForPodsReady)");
+        "releaseEvictedAtNextSchedule, messageStyle, access, antiThrash, waitForPodsReady, refill)");
 }
 
 TEST_CASE("Scenario error: bad waitForPodsReady fields name the key", "[io][scenario][errors][pods-ready]") {

@@ -58,6 +58,8 @@ struct Manifest {
   /// policies too, the two must agree on whether fair sharing is on.
   std::optional<FeatureGates> features;
   AntiThrashConfig anti_thrash;
+  /// `refill:` (ours) refill mode, docs/semantics.md §11.7; off when absent.
+  RefillConfig refill;
   /// The Configuration's `waitForPodsReady` (docs/semantics.md §1.7.2); off when absent.
   WaitForPodsReadyConfig wait_for_pods_ready;
   /// "file:line" of the Configuration document; empty when the manifest has none.

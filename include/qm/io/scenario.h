@@ -43,6 +43,8 @@ struct ScenarioConfig {
   std::optional<hyperpod::AccessTable> access;
   /// `antiThrash:` (ours) the anti-thrash policies (qm/model/anti_thrash.h); all off when absent.
   AntiThrashConfig anti_thrash;
+  /// `refill:` (ours) refill mode (docs/semantics.md §11.7); off when absent.
+  RefillConfig refill;
   /// `waitForPodsReady:` Kueue's Configuration.waitForPodsReady; off when absent.
   WaitForPodsReadyConfig wait_for_pods_ready;
 };

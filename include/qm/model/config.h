@@ -395,6 +395,14 @@ enum class MessageStyle {
   kLegacy,
 };
 
+/// Quartermaster's refill mode (docs/semantics.md §11.7; not Kueue, off by default): after a cycle's
+/// heads are processed, a ClusterQueue whose head was admitted tries its next heads in the same
+/// cycle, while each fits within the queue's own quota without preemption and without borrowing.
+/// Kueue admits at most one workload per ClusterQueue per cycle (kubernetes-sigs/kueue#14477).
+struct RefillConfig {
+  bool enabled = false;
+};
+
 /// Everything an Engine is built with.
 struct EngineConfig {
   FairSharingConfig fair_sharing;
@@ -405,6 +413,8 @@ struct EngineConfig {
   AntiThrashConfig anti_thrash;
   /// Kueue's waitForPodsReady; off by default (docs/semantics.md §1.7.2).
   WaitForPodsReadyConfig wait_for_pods_ready;
+  /// Ours: more than one admission per ClusterQueue per cycle; off by default.
+  RefillConfig refill;
   /// Checked for every workload `Engine::Submit`/`SubmitAs` and `Engine::Apply`/`ApplyAs` receive,
   /// before anything changes; unset admits every submission. HyperPod's admission policy and
   /// access rule are one (qm/hyperpod/governance.h `MakeSubmissionGate`).

@@ -106,6 +106,7 @@ class Scheduler {
       std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return ClassicalLess(entries_[a], entries_[b]); });
       for (size_t i : order) Process(entries_[i]);
     }
+    if (s_.config.refill.enabled) Refill();
     for (const auto& [cq, usage] : tentative_) RemoveUsage(s_, cq, usage);
     tentative_.clear();
     for (Entry& e : entries_)
@@ -634,6 +635,45 @@ class Scheduler {
       return;
     }
     Admit(e);
+  }
+
+  // Refill mode (docs/semantics.md §11.7, not Kueue): once every head was processed, each ClusterQueue
+  // whose head was admitted, in name order, admits its next heads while each fits within the queue's
+  // own quota: no preemption, no borrowing, no partial admission, no back-off holding it. Capacity
+  // reserved this cycle (a preemptor's, a blocked head's) is still counted, so a refill never takes
+  // it. The first head that does not qualify goes back to the queue untouched (no status, no scan
+  // progress, no decision): the next cycle nominates it as Kueue would.
+  // Cost: O(refilled · nomination) on top of the cycle.
+  void Refill() {
+    const size_t heads = entries_.size();
+    for (size_t i = 0; i < heads; ++i) {
+      if (!entries_[i].admitted) continue;
+      const ClusterQueueId cq = entries_[i].cq;
+      while (RefillOne(cq, entries_[i].rank)) {
+      }
+    }
+  }
+
+  bool RefillOne(ClusterQueueId cq_id, uint32_t rank) {
+    ClusterQueueState& cq = s_.cq(cq_id);
+    if (!cq.active || cq.heap.empty() || cq.sticky_preemptor.valid()) return false;
+    Entry e;
+    e.wl = cq.heap.front().id;
+    e.cq = cq_id;
+    e.rank = rank;
+    const WorkloadRecord& w = s_.wl(e.wl);
+    if (RefuseNomination(e.wl, cq_id) || RequeueBackoffUntil(s_, w)) return false;
+    const ScanProgress* scan = w.scan && !ScanOutdated(*w.scan, w, cq, s_.cycle) ? w.scan.get() : nullptr;
+    Compute(e, scan, /*record_attempts=*/false);
+    if (e.assignment.RepresentativeMode() != AssignmentMode::kFit || e.assignment.borrow > 0 || !e.targets.empty() ||
+        !e.counts.empty())
+      return false;
+    const NodeIndex node = cq.node;
+    for (const auto& [fr, v] : e.assignment.usage)
+      if (v > s_.tree.Available(node, fr)) return false;
+    PopHead(s_, cq_id);
+    Admit(e);
+    return true;
   }
 
   void SkipScan(WorkloadRecord& w) {
