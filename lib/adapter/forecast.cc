@@ -19,6 +19,7 @@
 #include "engine_state.h"
 #include "fmt/format.h"
 #include "qm/adapter/engine.h"
+#include "qm/core/split_mix64.h"
 #include "qm/core/status.h"
 #include "qm/model/namespace_name.h"
 #include "qm/solver/pods_ready.h"
@@ -26,30 +27,13 @@
 namespace qm {
 namespace {
 
-// splitmix64: small, fast and the same on every platform, so a seed means the same runs everywhere.
-class ForecastRandom {
- public:
-  explicit ForecastRandom(uint64_t seed) : state_(seed) {}
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  size_t Below(size_t n) { return static_cast<size_t>(Next() % n); }
-  double Unit() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }  // [0, 1)
-
- private:
-  uint64_t state_;
-};
-
 // A runtime distribution with its samples sorted, so a median and a draw above a floor are cheap.
 struct Distribution {
   std::vector<Duration> sorted;
 
   // A whole runtime longer than `elapsed` (the time already run): the median of the samples above
   // it, or one of them at random. When none is longer, the estimate is spent: it ends now.
-  Duration Draw(Duration elapsed, ForecastRandom* random) const {
+  Duration Draw(Duration elapsed, SplitMix64* random) const {
     const auto first = std::upper_bound(sorted.begin(), sorted.end(), elapsed);
     const size_t n = static_cast<size_t>(sorted.end() - first);
     if (n == 0) return elapsed;
@@ -114,7 +98,7 @@ class Forecaster {
     for (size_t i = 0; i < live_.size(); ++i) by_handle_[live_[i].handle.Pack()] = static_cast<uint32_t>(i);
   }
 
-  absl::StatusOr<RunOutcome> Run(ForecastRandom* random) const;
+  absl::StatusOr<RunOutcome> Run(SplitMix64* random) const;
 
  private:
   // Per-run record of a workload (live ones first, then arrivals as they come).
@@ -142,7 +126,7 @@ class Forecaster {
   absl::flat_hash_map<uint64_t, uint32_t> by_handle_;
 };
 
-absl::StatusOr<RunOutcome> Forecaster::Run(ForecastRandom* random) const {
+absl::StatusOr<RunOutcome> Forecaster::Run(SplitMix64* random) const {
   const bool point = random == nullptr;
   QM_ASSIGN_OR_RETURN(Engine engine, Engine::Restore(snapshot_, EngineConfig{}));
   QM_RETURN_IF_ERROR(engine.SetNow(now_));
@@ -179,7 +163,7 @@ absl::StatusOr<RunOutcome> Forecaster::Run(ForecastRandom* random) const {
   std::vector<uint32_t> arrival_count(options_.arrivals.size(), 0);
   auto gap = [&](size_t stream) {
     const double mean_us = 3600e6 / options_.arrivals[stream].per_hour;
-    const double us = point ? mean_us : -std::log1p(-random->Unit()) * mean_us;
+    const double us = point ? mean_us : -std::log(random->Open01()) * mean_us;
     return Duration{static_cast<int64_t>(std::min(us, 9.0e18))};
   };
   for (size_t a = 0; a < next_arrival.size(); ++a) next_arrival[a] = now_ + gap(a);
@@ -498,9 +482,9 @@ absl::StatusOr<ForecastReport> Engine::Forecast(const ForecastOptions& options) 
   report.truncated = point.truncated;
   std::vector<std::vector<std::optional<Time>>> samples(targets);
   if (uncertain && options.runs > 0) {
-    ForecastRandom seeds(options.seed);
+    SplitMix64 seeds(options.seed);
     for (int k = 0; k < options.runs; ++k) {
-      ForecastRandom random(seeds.Next());
+      SplitMix64 random(seeds.Next());
       QM_ASSIGN_OR_RETURN(const RunOutcome run, forecaster.Run(&random));
       report.cycles += run.cycles;
       report.truncated = report.truncated || run.truncated;

@@ -11,25 +11,13 @@
 
 #include <cstdint>
 
+#include "qm/core/split_mix64.h"
+
 namespace qm::sim::internal {
 
-/// SplitMix64 (Steele, Lea and Flood): a 64-bit state and a fixed, documented output. It seeds
-/// `Random`, and draws the simulator's random node failures (simulation_faults.cc).
-class SplitMix64 {
- public:
-  explicit SplitMix64(uint64_t seed) : state_(seed) {}
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  /// Uniform in (0, 1].
-  double Open01() { return (static_cast<double>(Next() >> 11) + 1.0) * 0x1.0p-53; }
-
- private:
-  uint64_t state_;
-};
+/// SplitMix64 (qm/core/split_mix64.h) seeds `Random`, and draws the simulator's random node
+/// failures (simulation_faults.cc).
+using qm::SplitMix64;
 
 /// xoshiro256** (Blackman and Vigna), seeded through SplitMix64 as its authors recommend.
 class Random {

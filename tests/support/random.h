@@ -7,18 +7,15 @@
 #include <utility>
 #include <vector>
 
+#include "qm/core/split_mix64.h"
+
 namespace qm::test {
 
-/// SplitMix64 (Steele, Lea and Flood, 2014).
+/// SplitMix64 (qm/core/split_mix64.h) with the draws tests need.
 class Rng {
  public:
-  explicit Rng(uint64_t seed) : state_(seed) {}
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
+  explicit Rng(uint64_t seed) : mix_(seed) {}
+  uint64_t Next() { return mix_.Next(); }
   /// Uniform in [lo, hi] (the tiny modulo bias does not matter to a test).
   int64_t Between(int64_t lo, int64_t hi) { return lo + static_cast<int64_t>(Next() % static_cast<uint64_t>(hi - lo + 1)); }
   bool OneIn(int n) { return Between(1, n) == 1; }
@@ -31,7 +28,7 @@ class Rng {
   }
 
  private:
-  uint64_t state_;
+  SplitMix64 mix_;
 };
 
 }  // namespace qm::test

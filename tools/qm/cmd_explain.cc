@@ -12,14 +12,10 @@
 namespace qm::cli {
 namespace {
 
-std::vector<OptionSpec> ExplainOptions() {
-  std::vector<OptionSpec> o = {{"workload", true}, {"output", true}};
-  o.insert(o.end(), std::begin(kForecastFlagSpecs), std::end(kForecastFlagSpecs));
-  return o;
-}
+
 
 int RunExplain(std::span<const std::string> argv) {
-  const std::vector<OptionSpec> options = ExplainOptions();
+  const std::vector<OptionSpec> options = WithForecastFlags({{"workload", true}, {"output", true}});
   absl::StatusOr<Args> args = ParseArgs(argv, options);
   if (!args.ok()) return UsageError(kExplainCommand, std::string(args.status().message()));
   if (args->help) {
@@ -37,21 +33,9 @@ int RunExplain(std::span<const std::string> argv) {
   const std::string ns(ns_view);
   const std::string name(name_view);
 
-  absl::StatusOr<Scenario> scenario = LoadScenarioFile(args->positional[0]);
-  if (!scenario.ok()) {
-    std::cerr << scenario.status().message() << "\n";
-    return 2;
-  }
-  absl::StatusOr<Engine> engine = MakeScenarioEngine(*scenario);
-  if (!engine.ok()) {
-    std::cerr << engine.status().message() << "\n";
-    return 1;
-  }
-  const ScenarioResult result = RunScenarioSteps(*scenario, *engine);  // expectations ignored
-  if (!result.status.ok()) {
-    std::cerr << result.status.message() << "\n";
-    return 1;
-  }
+  int exit_code = 0;
+  std::optional<Engine> engine = EngineAfterSteps(args->positional[0], &exit_code);
+  if (!engine) return exit_code;
   absl::StatusOr<WorkloadExplanation> explanation = engine->Explain(ns, name);
   if (!explanation.ok()) {
     std::cerr << "qm explain: " << explanation.status().message() << "\n";

@@ -12,14 +12,8 @@
 namespace qm::cli {
 namespace {
 
-std::vector<OptionSpec> ForecastCommandOptions() {
-  std::vector<OptionSpec> o = {{"workload", true}, {"output", true}};
-  o.insert(o.end(), std::begin(kForecastFlagSpecs), std::end(kForecastFlagSpecs));
-  return o;
-}
-
 int RunForecast(std::span<const std::string> argv) {
-  const std::vector<OptionSpec> options = ForecastCommandOptions();
+  const std::vector<OptionSpec> options = WithForecastFlags({{"workload", true}, {"output", true}});
   absl::StatusOr<Args> args = ParseArgs(argv, options);
   if (!args.ok()) return UsageError(kForecastCommand, std::string(args.status().message()));
   if (args->help) {
@@ -30,21 +24,9 @@ int RunForecast(std::span<const std::string> argv) {
   const std::optional<OutputFormat> format = ParseOutputFormat(args->Value("output").value_or("yaml"));
   if (!format.has_value()) return UsageError(kForecastCommand, "--output must be yaml or json");
 
-  absl::StatusOr<Scenario> scenario = LoadScenarioFile(args->positional[0]);
-  if (!scenario.ok()) {
-    std::cerr << scenario.status().message() << "\n";
-    return 2;
-  }
-  absl::StatusOr<Engine> engine = MakeScenarioEngine(*scenario);
-  if (!engine.ok()) {
-    std::cerr << engine.status().message() << "\n";
-    return 1;
-  }
-  const ScenarioResult result = RunScenarioSteps(*scenario, *engine);  // expectations ignored
-  if (!result.status.ok()) {
-    std::cerr << result.status.message() << "\n";
-    return 1;
-  }
+  int exit_code = 0;
+  std::optional<Engine> engine = EngineAfterSteps(args->positional[0], &exit_code);
+  if (!engine) return exit_code;
   if (!HasForecastFlags(*args))
     return UsageError(kForecastCommand, "every workload needs a runtime estimate: give at least --runtime");
   absl::StatusOr<ForecastOptions> forecast_options = ForecastOptionsFromArgs(*args, *engine);

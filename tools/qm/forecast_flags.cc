@@ -1,10 +1,12 @@
 #include "forecast_flags.h"
 
+#include <iostream>
 #include <string>
 #include <vector>
 
 #include "absl/strings/numbers.h"
 #include "fmt/format.h"
+#include "qm/io/scenario.h"
 #include "qm/model/namespace_name.h"
 #include "qm/text/time_text.h"
 
@@ -51,6 +53,34 @@ absl::StatusOr<std::vector<std::pair<std::string, RuntimeEstimate>>> ParseKeyed(
 }
 
 }  // namespace
+
+std::vector<OptionSpec> WithForecastFlags(std::initializer_list<OptionSpec> own) {
+  std::vector<OptionSpec> options(own);
+  options.insert(options.end(), std::begin(kForecastFlagSpecs), std::end(kForecastFlagSpecs));
+  return options;
+}
+
+std::optional<Engine> EngineAfterSteps(const std::string& path, int* exit_code) {
+  absl::StatusOr<Scenario> scenario = LoadScenarioFile(path);
+  if (!scenario.ok()) {
+    std::cerr << scenario.status().message() << "\n";
+    *exit_code = 2;
+    return std::nullopt;
+  }
+  *exit_code = 1;
+  absl::StatusOr<Engine> engine = MakeScenarioEngine(*scenario);
+  if (!engine.ok()) {
+    std::cerr << engine.status().message() << "\n";
+    return std::nullopt;
+  }
+  const ScenarioResult result = RunScenarioSteps(*scenario, *engine);  // expectations ignored
+  if (!result.status.ok()) {
+    std::cerr << result.status.message() << "\n";
+    return std::nullopt;
+  }
+  *exit_code = 0;
+  return std::move(*engine);
+}
 
 bool HasForecastFlags(const Args& args) {
   for (const OptionSpec& o : kForecastFlagSpecs)

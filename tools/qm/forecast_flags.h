@@ -2,7 +2,11 @@
 #ifndef QM_TOOLS_QM_FORECAST_FLAGS_H_
 #define QM_TOOLS_QM_FORECAST_FLAGS_H_
 
+#include <initializer_list>
+#include <optional>
 #include <span>
+#include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "args.h"
@@ -28,6 +32,14 @@ inline constexpr OptionSpec kForecastFlagSpecs[] = {{"runtime", true}, {"runtime
   "                             values (default 100)\n" \
   "  --seed N                   seed of the random runs (default 1)\n" \
   "  --horizon D                how far ahead to look (default 720h)\n"
+
+/// A subcommand's own options followed by the forecast options.
+std::vector<OptionSpec> WithForecastFlags(std::initializer_list<OptionSpec> own);
+
+/// The engine after a scenario's steps (expectations ignored), for `qm explain` and `qm forecast`;
+/// nullopt after printing the error to stderr, with the exit status in `exit_code` (2: the file
+/// cannot be loaded; 1: the engine refuses it or a step fails).
+std::optional<Engine> EngineAfterSteps(const std::string& path, int* exit_code);
 
 /// True when any forecast option was given.
 bool HasForecastFlags(const Args& args);
