@@ -8,6 +8,7 @@
 #include "qm/io/explain.h"
 #include "qm/io/forecast_options.h"
 #include "qm/io/forecast_report.h"
+#include "io/report_docs.h"
 #include "qm/model/namespace_name.h"
 #include "text/doc.h"
 
@@ -530,6 +531,19 @@ QM_C_EXPORT qm_status qm_engine_forecast_json(qm_engine* engine, const char* opt
     QM_ASSIGN_OR_RETURN(const qm::ForecastOptions parsed, qm::ReadForecastOptions(text, "options", e));
     QM_ASSIGN_OR_RETURN(const qm::ForecastReport report, e.Forecast(parsed));
     *json = qm::c::CopyOut(qm::RenderForecast(report, qm::OutputFormat::kJson));
+    return absl::OkStatus();
+  });
+}
+
+QM_C_EXPORT qm_status qm_engine_what_if_json(qm_engine* engine, const char* namespace_name, const char* name,
+                                             char** json) {
+  return RunOnEngine(engine, [&](qm::Engine& e, qm_engine&) -> absl::Status {
+    QM_RETURN_IF_ERROR(qm::c::NeedOut(json, "json"));
+    QM_ASSIGN_OR_RETURN(qm::c::WorkloadName n, qm::c::ReadName(namespace_name, name));
+    const qm::WorkloadHandle h = e.FindWorkload(n.ns, n.name);
+    if (!h.valid()) return absl::NotFoundError(fmt::format("Workload '{}/{}': not found", n.ns, n.name));
+    QM_ASSIGN_OR_RETURN(const qm::WhatIfReport report, e.WhatIf(h));
+    *json = qm::c::CopyOut(EmitJson(qm::internal::WhatIfDoc(report)));
     return absl::OkStatus();
   });
 }

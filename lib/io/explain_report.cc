@@ -68,7 +68,8 @@ Doc PreemptionsDoc(const PreemptionSummary& ps) {
 }  // namespace
 
 std::string RenderExplanation(const Engine& engine, const WorkloadExplanation& e,
-                              OutputFormat format, const WorkloadForecast* forecast, const ForecastReport* report) {
+                              OutputFormat format, const WorkloadForecast* forecast, const ForecastReport* report,
+                              const WhatIfReport* what_if) {
   const WorkloadStatus& st = e.status;
   Doc d = Doc::Map();
   d.Set("workload", Doc::Str(st.namespace_ + "/" + st.name));
@@ -152,6 +153,7 @@ std::string RenderExplanation(const Engine& engine, const WorkloadExplanation& e
     f.Set("positionInCohort", Doc::Int(forecast->position_in_cohort));
     d.Set("forecast", std::move(f));
   }
+  if (what_if != nullptr) d.Set("whatIf", internal::WhatIfDoc(*what_if));
   return internal::Emit(d, format);
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "qm/text/output_format.h"
+#include "qm/adapter/what_if.h"
 #include "qm/model/decisions.h"
 #include "text/doc.h"
 
@@ -14,6 +15,8 @@ namespace qm::internal {
 Doc AdmittedPodSetsDoc(const Assignment& a);
 /// `{main: {cpu: {flavor: spot, mode: Fit}}}`: every resource of every pod set with its mode.
 Doc AssignmentModesDoc(const Assignment& a);
+/// `{admittedAsIs, answers: [{kind, text, ...}]}` for `Engine::WhatIf` (qm explain, the C API).
+Doc WhatIfDoc(const WhatIfReport& report);
 /// YAML or JSON text of `doc`.
 std::string Emit(const Doc& doc, OutputFormat format);
 

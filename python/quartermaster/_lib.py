@@ -275,6 +275,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "qm_engine_list_json": (c_int, [_engine_p, _out_str]),
     "qm_engine_explain_json": (c_int, [_engine_p, c_char_p, c_char_p, _out_str]),
     "qm_engine_forecast_json": (c_int, [_engine_p, c_char_p, _out_str]),
+    "qm_engine_what_if_json": (c_int, [_engine_p, c_char_p, c_char_p, _out_str]),
     "qm_engine_cohort_json": (c_int, [_engine_p, c_char_p, _out_str]),
     "qm_engine_assign_flavors_json": (c_int, [_engine_p, c_char_p, c_char_p, c_char_p, _out_str]),
     "qm_engine_preemption_targets_json": (

@@ -541,6 +541,13 @@ class Engine:
         text = json.dumps(options, default=_json_value)
         return self._json(lib().qm_engine_forecast_json, encode(text))
 
+    def what_if(self, workload: str) -> dict[str, Any]:
+        """The smallest checked changes that would admit a pending "namespace/name" now: more quota
+        for its ClusterQueue, or a higher priority (docs/forecast.md §What-if; not Kueue).
+        ``{"admittedAsIs": bool, "answers": [{"kind", "text", ...}]}``; the engine is unchanged."""
+        ns, _, name = workload.rpartition("/")
+        return self._json(lib().qm_engine_what_if_json, encode(ns or "default"), encode(name))
+
     # ---- snapshots -------------------------------------------------------------------------
 
     def save(self) -> bytes:

@@ -403,6 +403,11 @@ def test_forecast_says_when_a_pending_workload_starts_and_what_it_waits_for(clus
         assert spread["runs"] == 51 and row["p10"] <= row["p50"] <= row["p90"]
         assert row["admittedPercent"] == 100
 
+        what_if = engine.what_if("team-b/b-1")
+        assert what_if["admittedAsIs"] is False
+        assert [a["kind"] for a in what_if["answers"]][0] == "quota"
+        assert what_if["answers"][0]["clusterQueue"] == "team-b"
+
         with pytest.raises(qm.QuartermasterError) as bad:
             engine.forecast("2x")
         assert bad.value.status == "INVALID_ARGUMENT" and "defaultRuntime" in str(bad.value)

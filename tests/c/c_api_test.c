@@ -196,6 +196,13 @@ static void TestScenario(void) {
   CHECK(json == NULL && strstr(qm_engine_last_error(e), "defaultRuntime[1]: \"2x\" is not a positive duration") != NULL);
   CHECK(qm_engine_forecast_json(e, NULL, &json) == QM_INVALID_ARGUMENT);  /* no estimate at all */
   CHECK(strstr(qm_engine_last_error(e), "has no runtime estimate") != NULL);
+  /* What-if (API version 6): b-1 waits for a-1's GPUs; more quota for team-b would admit it. */
+  OK(e, qm_engine_what_if_json(e, "team-b", "b-1", &json));
+  CHECK(json != NULL && strstr(json, "\"admittedAsIs\": false") != NULL && strstr(json, "\"kind\": \"quota\"") != NULL &&
+        strstr(json, "\"clusterQueue\": \"team-b\"") != NULL);
+  qm_free(json);
+  json = NULL;
+  CHECK(qm_engine_what_if_json(e, "team-a", "a-1", &json) == QM_FAILED_PRECONDITION && json == NULL);
   OK(e, qm_engine_list_json(e, &json));
   CHECK(json != NULL && strstr(json, "\"team-a/a-1\"") != NULL &&
         strstr(json, "\"team-b\"") != NULL && strstr(json, "\"localQueues\": [\n    \"team-a/jobs\"") != NULL);

@@ -15,7 +15,7 @@ namespace {
 
 
 int RunExplain(std::span<const std::string> argv) {
-  const std::vector<OptionSpec> options = WithForecastFlags({{"workload", true}, {"output", true}});
+  const std::vector<OptionSpec> options = WithForecastFlags({{"workload", true}, {"output", true}, {"what-if", false}});
   absl::StatusOr<Args> args = ParseArgs(argv, options);
   if (!args.ok()) return UsageError(kExplainCommand, std::string(args.status().message()));
   if (args->help) {
@@ -41,8 +41,11 @@ int RunExplain(std::span<const std::string> argv) {
     std::cerr << "qm explain: " << explanation.status().message() << "\n";
     return 1;
   }
-  // With runtime estimates, a pending workload's explanation ends with its forecast.
-  if (HasForecastFlags(*args) && explanation->status.state == WorkloadState::kPending) {
+  // A pending workload's explanation ends with its forecast (given runtime estimates) and with the
+  // smallest checked changes that would admit it (--what-if).
+  const bool pending = explanation->status.state == WorkloadState::kPending;
+  std::optional<ForecastReport> forecast;
+  if (HasForecastFlags(*args) && pending) {
     absl::StatusOr<ForecastOptions> forecast_options = ForecastOptionsFromArgs(*args, *engine);
     if (!forecast_options.ok()) return UsageError(kExplainCommand, std::string(forecast_options.status().message()));
     forecast_options->workloads = {explanation->status.id};
@@ -51,10 +54,19 @@ int RunExplain(std::span<const std::string> argv) {
       std::cerr << "qm explain: " << report.status().message() << "\n";
       return 1;
     }
-    std::cout << RenderExplanation(*engine, *explanation, *format, &report->workloads.front(), &*report);
-    return 0;
+    forecast = std::move(*report);
   }
-  std::cout << RenderExplanation(*engine, *explanation, *format);
+  std::optional<WhatIfReport> what_if;
+  if (args->Flag("what-if") && pending) {
+    absl::StatusOr<WhatIfReport> report = engine->WhatIf(explanation->status.id);
+    if (!report.ok()) {
+      std::cerr << "qm explain: " << report.status().message() << "\n";
+      return 1;
+    }
+    what_if = std::move(*report);
+  }
+  std::cout << RenderExplanation(*engine, *explanation, *format, forecast ? &forecast->workloads.front() : nullptr,
+                                 forecast ? &*forecast : nullptr, what_if ? &*what_if : nullptr);
   return 0;
 }
 
@@ -63,7 +75,7 @@ int RunExplain(std::span<const std::string> argv) {
 const Command kExplainCommand = {
     "explain",
     "Explain why a workload is pending, admitted or preempted",
-    R"(Usage: qm explain FILE --workload NAMESPACE/NAME [--output yaml|json] [estimates]
+    R"(Usage: qm explain FILE --workload NAMESPACE/NAME [--output yaml|json] [--what-if] [estimates]
 
 Runs the scenario's steps (ignoring its expectations), then explains one workload:
   pending    its reason and message, every flavor the flavor assigner tried with its verdict and,
@@ -81,6 +93,11 @@ A NAME without a namespace means default/NAME.
 Options:
   --workload NAMESPACE/NAME  the workload to explain (required)
   --output yaml|json         output format (default yaml)
+
+With --what-if, a pending workload's explanation ends with the smallest changes that would admit
+it now, each checked on a copy of the engine: more quota for its ClusterQueue (e.g. 2 more
+nvidia.com/gpu free in flavor p5 for ClusterQueue team-b), or a higher priority (e.g. at least 71,
+preempting team-a/eval-2); docs/forecast.md.
 
 With runtime estimates (the options below, as `qm forecast` takes them), a pending workload's
 explanation ends with its forecast: when it is expected to start, what it waits for and, with

@@ -115,6 +115,7 @@ struct WorkloadExplanation {
 class Engine;
 struct ForecastOptions;  // qm/adapter/forecast.h
 struct ForecastReport;
+struct WhatIfReport;  // qm/adapter/what_if.h
 /// What `Engine::RunUntilSettled` did: the cycles it ran and whether it stopped because a cycle
 /// changed nothing, or because it reached `max_cycles` (or was refused) with work left.
 struct StableRun {
@@ -346,6 +347,10 @@ class Engine {
   /// engine untouched. InvalidArgument naming the option (a workload without an estimate, a sample
   /// that is not positive, a bad arrival); NotFound for an unknown workload.
   absl::StatusOr<ForecastReport> Forecast(const ForecastOptions& options) const;
+  /// The smallest checked changes that would admit a pending workload now (qm/adapter/what_if.h):
+  /// more quota for its ClusterQueue, or a higher priority. FailedPrecondition for a workload that
+  /// is not pending or waits in no ClusterQueue; NotFound for an unknown one.
+  absl::StatusOr<WhatIfReport> WhatIf(WorkloadHandle workload) const;
 
  private:
   explicit Engine(std::unique_ptr<internal::EngineState> state);

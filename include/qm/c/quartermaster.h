@@ -84,7 +84,8 @@ extern "C" {
  *      Configuration of `qm_engine_create_with_config`. Additive: nothing changed size.
  *   5: LocalQueue status: `qm_engine_local_queue_json`, and `localQueues` in
  *      `qm_engine_list_json`. Additive.
- *   6: forecasts: `qm_engine_forecast_json`. Additive. */
+ *   6: forecasts and what-if answers: `qm_engine_forecast_json`, `qm_engine_what_if_json`.
+ *      Additive. */
 #define QM_C_API_VERSION 6
 
 /** A packed workload handle that names no workload (no valid handle has this value): the
@@ -533,6 +534,13 @@ QM_C_EXPORT qm_status qm_engine_explain_json(qm_engine* engine, const char* name
  * defaults, which give no runtime estimate, so at least `defaultRuntime` is needed in practice. The
  * engine is not changed. Since API version 6. */
 QM_C_EXPORT qm_status qm_engine_forecast_json(qm_engine* engine, const char* options, char** json);
+/** The smallest checked changes that would admit a pending workload now (docs/forecast.md §What-if;
+ * not Kueue): {"admittedAsIs": bool, "answers": [{"kind": "quota", "text", "clusterQueue", "more":
+ * [{"flavor", "resource", "amount"}]} or {"kind": "priority", "text", "priority", "preempts": [...]}]}.
+ * QM_FAILED_PRECONDITION for a workload that is not pending in a ClusterQueue. The engine is not
+ * changed. Since API version 6. */
+QM_C_EXPORT qm_status qm_engine_what_if_json(qm_engine* engine, const char* namespace_name, const char* name,
+                                             char** json);
 
 /** One cohort (explicit or implicit): {"name", "parent" ("" at a root), "implicit" (no Cohort
  * object, only named by queues or cohorts), "weightedShare"}. QM_NOT_FOUND for an unknown name.

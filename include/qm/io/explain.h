@@ -6,6 +6,7 @@
 
 #include "qm/adapter/engine.h"
 #include "qm/adapter/forecast.h"
+#include "qm/adapter/what_if.h"
 #include "qm/text/output_format.h"
 
 namespace qm {
@@ -21,10 +22,11 @@ namespace qm {
 ///   preemptions and the end of a borrow back-off.
 /// With `forecast` (and the `report` it comes from): `forecast`, its sentence (`ForecastSentence`),
 /// expected admission and positions (qm/io/forecast_report.h).
+/// With `what_if`: `whatIf`, `{admittedAsIs, answers: [text, ...]}` (qm/adapter/what_if.h).
 /// Amounts are written as Kubernetes quantities; an unlimited potential as `<unlimited>`.
 std::string RenderExplanation(const Engine& engine, const WorkloadExplanation& explanation,
                               OutputFormat format, const WorkloadForecast* forecast = nullptr,
-                              const ForecastReport* report = nullptr);
+                              const ForecastReport* report = nullptr, const WhatIfReport* what_if = nullptr);
 
 }  // namespace qm
 

@@ -35,6 +35,14 @@ run_qm(0 explain ${walkthrough} --workload hyperpod-ns-team-a/training-job --run
 expect_match("${out}" "forecast:\n  summary: \"expected to start in about 4h, after hyperpod-ns-team-b/training-job finishes\""
              "qm explain's forecast")
 
+# qm explain --what-if: team-b's training job is stopped by its borrowing limit (1 GPU): borrowing
+# 2 admits it, and so does a priority above the experimentation job's 80, which it then preempts.
+run_qm(0 explain ${walkthrough} --workload hyperpod-ns-team-b/training-job --what-if --output json)
+expect_json("${out}" "borrowingLimit" whatIf answers 0 kind)
+expect_json("${out}" "2" whatIf answers 0 borrowingLimits 0 amount)
+expect_json("${out}" "81" whatIf answers 1 priority)
+expect_json("${out}" "hyperpod-ns-team-b/experimentation-job" whatIf answers 1 preempts 0)
+
 # Errors.
 run_qm(2 forecast ${walkthrough})
 expect_match("${err}" "give at least --runtime" "no estimate")
