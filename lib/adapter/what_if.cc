@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine_state.h"
@@ -31,6 +32,16 @@ bool AdmittedNow(Engine& e, WorkloadHandle w, std::vector<std::string>* preempts
   }
   const absl::StatusOr<WorkloadStatus> st = e.GetWorkload(w);
   return st.ok() && st->state == WorkloadState::kAdmitted;
+}
+
+// The quota of (flavor, resource) in `spec`, or nullptr when the queue has none.
+ResourceQuotaSpec* FindQuota(ClusterQueueSpec& spec, std::string_view flavor, std::string_view resource) {
+  for (ResourceGroupSpec& g : spec.resource_groups)
+    for (FlavorQuotasSpec& f : g.flavors)
+      if (f.name == flavor)
+        for (ResourceQuotaSpec& q : f.resources)
+          if (q.name == resource) return &q;
+  return nullptr;
 }
 
 // "2 nvidia.com/gpu and 8 cpu".
@@ -102,17 +113,13 @@ absl::StatusOr<WhatIfReport> Engine::WhatIf(WorkloadHandle workload) const {
   for (const Candidate& c : candidates) {
     if (c.quota.empty()) continue;
     ClusterQueueSpec spec = cq.spec;
-    size_t raised = 0;
-    for (const WhatIfAnswer::Quota& q : c.quota)
-      for (ResourceGroupSpec& g : spec.resource_groups)
-        for (FlavorQuotasSpec& f : g.flavors)
-          if (f.name == q.flavor)
-            for (ResourceQuotaSpec& r : f.resources)
-              if (r.name == q.resource) {
-                r.nominal_quota += q.amount;
-                ++raised;
-              }
-    if (raised != c.quota.size()) continue;
+    bool raised = true;
+    for (const WhatIfAnswer::Quota& q : c.quota) {
+      ResourceQuotaSpec* r = FindQuota(spec, q.flavor, q.resource);
+      if (r == nullptr) raised = false;
+      else r->nominal_quota += q.amount;
+    }
+    if (!raised) continue;
     QM_ASSIGN_OR_RETURN(Engine e, copy());
     if (!e.Apply(ObjectSpec(spec)).ok() || !AdmittedNow(e, workload, nullptr)) continue;
     WhatIfAnswer answer;
@@ -155,14 +162,11 @@ absl::StatusOr<WhatIfReport> Engine::WhatIf(WorkloadHandle workload) const {
         for (const FlavorResourceUsage& u : own->usage)
           if (u.flavor == a.flavor && u.resource == r.resource) usage = u.usage;
         const int64_t needed = usage + r.requested - r.nominal;
-        for (ResourceGroupSpec& g : spec.resource_groups)
-          for (FlavorQuotasSpec& f : g.flavors)
-            if (f.name == a.flavor)
-              for (ResourceQuotaSpec& q : f.resources)
-                if (q.name == r.resource && q.borrowing_limit && *q.borrowing_limit < needed) {
-                  q.borrowing_limit = needed;
-                  limits.push_back({a.flavor, r.resource, needed});
-                }
+        ResourceQuotaSpec* q = FindQuota(spec, a.flavor, r.resource);
+        if (q != nullptr && q->borrowing_limit && *q->borrowing_limit < needed) {
+          q->borrowing_limit = needed;
+          limits.push_back({a.flavor, r.resource, needed});
+        }
       }
     }
     if (limits.empty()) continue;

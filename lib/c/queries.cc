@@ -8,7 +8,6 @@
 #include "qm/io/explain.h"
 #include "qm/io/forecast_options.h"
 #include "qm/io/forecast_report.h"
-#include "io/report_docs.h"
 #include "qm/model/namespace_name.h"
 #include "text/doc.h"
 
@@ -543,7 +542,7 @@ QM_C_EXPORT qm_status qm_engine_what_if_json(qm_engine* engine, const char* name
     const qm::WorkloadHandle h = e.FindWorkload(n.ns, n.name);
     if (!h.valid()) return absl::NotFoundError(fmt::format("Workload '{}/{}': not found", n.ns, n.name));
     QM_ASSIGN_OR_RETURN(const qm::WhatIfReport report, e.WhatIf(h));
-    *json = qm::c::CopyOut(EmitJson(qm::internal::WhatIfDoc(report)));
+    *json = qm::c::CopyOut(qm::RenderWhatIf(report, qm::OutputFormat::kJson));
     return absl::OkStatus();
   });
 }

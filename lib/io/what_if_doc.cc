@@ -1,6 +1,7 @@
 // The `whatIf` block of `qm explain --what-if` and of the C API's what-if JSON (report_docs.h).
 #include "io/report_docs.h"
 #include "qm/core/quantity_text.h"
+#include "qm/io/forecast_report.h"
 
 namespace qm::internal {
 
@@ -38,3 +39,11 @@ Doc WhatIfDoc(const WhatIfReport& report) {
 }
 
 }  // namespace qm::internal
+
+namespace qm {
+
+std::string RenderWhatIf(const WhatIfReport& report, OutputFormat format) {
+  return internal::Emit(internal::WhatIfDoc(report), format);
+}
+
+}  // namespace qm
