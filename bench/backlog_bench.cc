@@ -27,18 +27,9 @@ constexpr int64_t kAdmittedPerQueue = 10;
 void BM_BacklogChurn(benchmark::State& state) {
   const int64_t backlog = state.range(0);
   WorldShape shape;
-  shape.queues = kQueues;
-  shape.cohort_size = 10;
-  shape.flavors = 1;
-  shape.resources = 3;
-  shape.nominal_units = kAdmittedPerQueue;
-  shape.borrowing_limit_units = 0;  // a queue's freed unit is its own: one admission per finish
-  EngineConfig config;
-  config.fair_sharing.enabled = true;
-  absl::StatusOr<Engine> made = Engine::Create(config);
-  if (!made.ok()) return Fail(state, std::string(made.status().message()));
-  Engine& engine = *made;
-  if (absl::Status st = BuildWorld(engine, shape); !st.ok()) return Fail(state, std::string(st.message()));
+  std::optional<Engine> world = FairSharingWorld(state, kQueues, kAdmittedPerQueue, &shape);
+  if (!world) return;
+  Engine& engine = *world;
   const Time t0 = Time::FromUnixSeconds(1'700'000'000);
   (void)engine.SetNow(t0);
   // Per queue, admitted workloads oldest first: those an iteration finishes.

@@ -68,6 +68,12 @@ struct WorldShape {
   WithinClusterQueuePolicy within = WithinClusterQueuePolicy::kNever;
 };
 
+/// `queues` ClusterQueues in cohorts of 10, one flavor of three resources, `per_queue` units each,
+/// no borrowing (a queue's freed unit is its own), and an engine with fair sharing on: the world of
+/// the backlog and forecast benchmarks. Fails `state` (and returns nullopt) when it cannot be built.
+inline std::optional<Engine> FairSharingWorld(benchmark::State& state, int64_t queues, int64_t per_queue,
+                                              WorldShape* shape);
+
 /// Resource `r` of a synthetic world: cpu, memory, pods, then example.com/r<k>.
 inline std::string ResourceName(int r) {
   switch (r) {
@@ -162,6 +168,28 @@ inline int64_t Drain(Engine& engine, int64_t* cycles, int64_t max_cycles = int64
     if (r.decisions.empty()) break;
   }
   return admitted;
+}
+
+inline std::optional<Engine> FairSharingWorld(benchmark::State& state, int64_t queues, int64_t per_queue,
+                                              WorldShape* shape) {
+  shape->queues = queues;
+  shape->cohort_size = 10;
+  shape->flavors = 1;
+  shape->resources = 3;
+  shape->nominal_units = per_queue;
+  shape->borrowing_limit_units = 0;
+  EngineConfig config;
+  config.fair_sharing.enabled = true;
+  absl::StatusOr<Engine> made = Engine::Create(config);
+  if (!made.ok()) {
+    Fail(state, std::string(made.status().message()));
+    return std::nullopt;
+  }
+  if (absl::Status st = BuildWorld(*made, *shape); !st.ok()) {
+    Fail(state, std::string(st.message()));
+    return std::nullopt;
+  }
+  return std::move(*made);
 }
 
 }  // namespace qm::bench

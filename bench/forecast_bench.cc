@@ -22,18 +22,9 @@ constexpr int64_t kRunningPerQueue = 10;
 void BM_Forecast(benchmark::State& state) {
   const int64_t pending = state.range(0);
   WorldShape shape;
-  shape.queues = kQueues;
-  shape.cohort_size = 10;
-  shape.flavors = 1;
-  shape.resources = 3;
-  shape.nominal_units = kRunningPerQueue;
-  shape.borrowing_limit_units = 0;
-  EngineConfig config;
-  config.fair_sharing.enabled = true;
-  absl::StatusOr<Engine> made = Engine::Create(config);
-  if (!made.ok()) return Fail(state, std::string(made.status().message()));
-  Engine& engine = *made;
-  if (absl::Status st = BuildWorld(engine, shape); !st.ok()) return Fail(state, std::string(st.message()));
+  std::optional<Engine> world = FairSharingWorld(state, kQueues, kRunningPerQueue, &shape);
+  if (!world) return;
+  Engine& engine = *world;
   const Time t0 = Time::FromUnixSeconds(1'700'000'000);
   (void)engine.SetNow(t0);
   for (int64_t i = 0; i < kRunningPerQueue * kQueues; ++i) {
