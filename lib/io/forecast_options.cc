@@ -1,9 +1,12 @@
 // Forecast options as YAML/JSON text (qm/io/forecast_options.h).
 #include "qm/io/forecast_options.h"
 
+#include <cmath>
 #include <string>
 #include <vector>
 
+#include "absl/strings/numbers.h"
+#include "io/object_reader.h"
 #include "io/yaml_cursor.h"
 #include "qm/model/namespace_name.h"
 #include "qm/text/time_text.h"
@@ -53,7 +56,8 @@ absl::StatusOr<ForecastOptions> ReadForecastOptions(std::string_view text, std::
   internal::LoadContext ctx{std::string(source_name)};
   const Cursor root = Cursor::Root(&ctx, docs[0]);
   if (!root.ExpectMap()) return ctx.status().ok() ? absl::InvalidArgumentError(std::string(source_name) + ": expected a map") : ctx.status();
-  root.CheckKeys({"workloads", "defaultRuntime", "queueRuntimes", "workloadRuntimes", "runs", "seed", "horizon"});
+  root.CheckKeys({"workloads", "defaultRuntime", "queueRuntimes", "workloadRuntimes", "runs", "seed", "horizon",
+                  "arrivals"});
   for (const Cursor& w : root["workloads"].Items()) {
     const std::string name = w.RequiredString();
     if (!ctx.ok()) break;
@@ -72,6 +76,27 @@ absl::StatusOr<ForecastOptions> ReadForecastOptions(std::string_view text, std::
     absl::StatusOr<Duration> d = ParseGoDuration(t);
     if (ctx.ok() && (!d.ok() || d->us <= 0)) h.Fail("\"" + t + "\" is not a positive duration");
     else if (d.ok()) o.horizon = *d;
+  }
+  for (const Cursor& a : root["arrivals"].Items()) {
+    if (!a.ExpectMap()) break;
+    a.CheckKeys({"perHour", "runtime", "workload"});
+    ForecastArrivals arrivals;
+    const std::string rate = a["perHour"].RequiredString();
+    double per_hour = 0;
+    if (ctx.ok() && (!absl::SimpleAtod(rate, &per_hour) || !(per_hour > 0) || !std::isfinite(per_hour)))
+      a["perHour"].Fail("\"" + rate + "\" is not a number more than 0");
+    arrivals.per_hour = per_hour;
+    if (a["runtime"].present()) arrivals.runtime = ReadEstimate(a["runtime"]);
+    // The template: a Kueue Workload (its metadata.name is the copies' name prefix).
+    const Cursor w = a["workload"];
+    if (!w.present()) w.Fail("is required");
+    if (!ctx.ok() || !w.ExpectMap()) break;
+    internal::ObjectHeader header;
+    header.name = w["metadata"]["name"].RequiredString();
+    header.namespace_ = w["metadata"]["namespace"].OptString().value_or("default");
+    arrivals.workload = internal::ReadWorkload(w, header);
+    if (!ctx.ok()) break;
+    o.arrivals.push_back(std::move(arrivals));
   }
   if (!ctx.ok()) return ctx.status();
   return o;

@@ -517,12 +517,15 @@ class Engine:
         runs: Optional[int] = None,
         seed: Optional[int] = None,
         horizon: Union[None, str, datetime.timedelta] = None,
+        arrivals: Optional[Sequence[Mapping[str, Any]]] = None,
     ) -> dict[str, Any]:
         """When each pending workload (or each of ``workloads``, "namespace/name") is expected to be
         admitted: what `qm forecast -o json` prints (docs/forecast.md; not Kueue). ``runtime`` is the
         default estimate; an estimate is a Go duration, a ``timedelta``, or a list of them (a
         distribution). ``queue_runtimes`` maps ClusterQueue names, ``workload_runtimes``
-        "namespace/name" (for a running workload: the time it has left). The engine is unchanged."""
+        "namespace/name" (for a running workload: the time it has left). ``arrivals`` are new
+        workloads during the forecast: ``{"perHour": 2, "runtime": "1h", "workload": <a Kueue
+        Workload dict>}`` (docs/forecast.md, "Options as text"). The engine is unchanged."""
         options: dict[str, Any] = {}
         if runtime is not None:
             options["defaultRuntime"] = runtime
@@ -538,6 +541,8 @@ class Engine:
             options["seed"] = seed
         if horizon is not None:
             options["horizon"] = horizon
+        if arrivals:
+            options["arrivals"] = list(arrivals)
         text = json.dumps(options, default=_json_value)
         return self._json(lib().qm_engine_forecast_json, encode(text))
 

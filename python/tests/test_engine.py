@@ -403,6 +403,14 @@ def test_forecast_says_when_a_pending_workload_starts_and_what_it_waits_for(clus
         assert spread["runs"] == 51 and row["p10"] <= row["p50"] <= row["p90"]
         assert row["admittedPercent"] == 100
 
+        # High-priority arrivals for team-a, one an hour for 8 h each, keep b-1 out past the horizon.
+        urgent = {"metadata": {"name": "urgent", "namespace": "team-a"},
+                  "spec": {"queueName": "jobs", "priority": 1000,
+                           "podSets": [{"name": "main", "count": 3, "requests": {"nvidia.com/gpu": "8"}}]}}
+        crowded = engine.forecast("2h", arrivals=[{"perHour": 1, "runtime": "8h", "workload": urgent}],
+                                  runs=5, horizon="24h", workloads=["team-b/b-1"])
+        assert crowded["runs"] == 6 and crowded["workloads"][0]["admission"] is None
+
         what_if = engine.what_if("team-b/b-1")
         assert what_if["admittedAsIs"] is False
         assert [a["kind"] for a in what_if["answers"]][0] == "quota"

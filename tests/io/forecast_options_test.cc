@@ -54,6 +54,32 @@ TEST_CASE("Forecast options: every key, as YAML and as JSON", "[io][forecast]") 
   CHECK(empty->default_runtime.empty());
 }
 
+TEST_CASE("Forecast options: arrivals, a Kueue Workload as the template", "[io][forecast]") {
+  const Engine e = TwoWorkloads();
+  const absl::StatusOr<ForecastOptions> o = ReadForecastOptions(
+      "arrivals:\n"
+      "- perHour: 0.5\n"
+      "  runtime: [30m, 1h]\n"
+      "  workload:\n"
+      "    metadata: {name: urgent, namespace: a}\n"
+      "    spec: {queueName: q, priority: 100, podSets: [{name: main, count: 2, requests: {cpu: \"1\"}}]}\n",
+      "options", e);
+  REQUIRE(o.ok());
+  REQUIRE(o->arrivals.size() == 1);
+  const ForecastArrivals& a = o->arrivals[0];
+  CHECK(a.per_hour == 0.5);
+  CHECK(a.runtime.samples.size() == 2);
+  CHECK(a.workload.name == "urgent");
+  CHECK(a.workload.namespace_ == "a");
+  CHECK(a.workload.queue_name == "q");
+  CHECK(a.workload.priority == 100);
+  REQUIRE(a.workload.pod_sets.size() == 1);
+  CHECK(a.workload.pod_sets[0].count == 2);
+  CHECK(ErrorOf(e, "arrivals: [{perHour: 0, workload: {metadata: {name: u}, spec: {podSets: []}}}]\n") ==
+        "options:1: arrivals[0].perHour: \"0\" is not a number more than 0");
+  CHECK(ErrorOf(e, "arrivals: [{perHour: 1}]\n") == "options:1: arrivals[0].workload: is required");
+}
+
 TEST_CASE("Forecast options: errors name the line and the key", "[io][forecast]") {
   const Engine e = TwoWorkloads();
   CHECK(ErrorOf(e, "defaultRuntime: [1h, 2x]\n") ==

@@ -1,11 +1,14 @@
 #include "forecast_flags.h"
 
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <string>
 #include <vector>
 
 #include "absl/strings/numbers.h"
 #include "fmt/format.h"
+#include "qm/io/forecast_options.h"
 #include "qm/io/scenario.h"
 #include "qm/model/namespace_name.h"
 #include "qm/text/time_text.h"
@@ -90,6 +93,14 @@ bool HasForecastFlags(const Args& args) {
 
 absl::StatusOr<ForecastOptions> ForecastOptionsFromArgs(const Args& args, const Engine& engine) {
   ForecastOptions o;
+  if (const auto path = args.Value("options")) {
+    std::ifstream in(*path, std::ios::binary);
+    if (!in) return absl::InvalidArgumentError(fmt::format("--options: cannot read '{}'", *path));
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    absl::StatusOr<ForecastOptions> read = ReadForecastOptions(text, *path, engine);
+    if (!read.ok()) return read.status();
+    o = std::move(*read);
+  }
   if (const auto v = args.Value("runtime")) {
     absl::StatusOr<RuntimeEstimate> e = ParseEstimate("runtime", *v);
     if (!e.ok()) return e.status();

@@ -17,7 +17,8 @@ namespace qm::cli {
 
 /// The options, to append to a subcommand's own.
 inline constexpr OptionSpec kForecastFlagSpecs[] = {{"runtime", true}, {"runtime-of", true}, {"queue-runtime", true},
-                                                    {"runs", true},    {"seed", true},       {"horizon", true}};
+                                                    {"runs", true},    {"seed", true},       {"horizon", true},
+                                                    {"options", true}};
 
 /// Help text for them (a macro, so it joins the subcommands' help literals).
 #define QM_FORECAST_FLAGS_HELP \
@@ -31,7 +32,9 @@ inline constexpr OptionSpec kForecastFlagSpecs[] = {{"runtime", true}, {"runtime
   "  --runs N                   random runs for the p10/p90 bounds when an estimate has several\n" \
   "                             values (default 100)\n" \
   "  --seed N                   seed of the random runs (default 1)\n" \
-  "  --horizon D                how far ahead to look (default 720h)\n"
+  "  --horizon D                how far ahead to look (default 720h)\n" \
+  "  --options FILE             the options as YAML or JSON, arrivals included (docs/forecast.md,\n" \
+  "                             \"Options as text\"); the flags above override them\n"
 
 /// A subcommand's own options followed by the forecast options.
 std::vector<OptionSpec> WithForecastFlags(std::initializer_list<OptionSpec> own);

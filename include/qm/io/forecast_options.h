@@ -8,6 +8,12 @@
 //   runs: 100
 //   seed: 1
 //   horizon: 720h
+//   arrivals:                          # new workloads during the forecast (ForecastArrivals)
+//   - perHour: 2
+//     runtime: 1h                      # default: the ClusterQueue's, else defaultRuntime
+//     workload:                        # a Kueue Workload; its name prefixes the copies' names
+//       metadata: {name: urgent, namespace: team-a}
+//       spec: {queueName: q, priority: 100, podSets: [{name: main, count: 1, requests: {cpu: "4"}}]}
 #ifndef QM_IO_FORECAST_OPTIONS_H_
 #define QM_IO_FORECAST_OPTIONS_H_
 

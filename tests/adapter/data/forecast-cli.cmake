@@ -43,6 +43,22 @@ expect_json("${out}" "2" whatIf answers 0 borrowingLimits 0 amount)
 expect_json("${out}" "81" whatIf answers 1 priority)
 expect_json("${out}" "hyperpod-ns-team-b/experimentation-job" whatIf answers 1 preempts 0)
 
+# --options with arrivals: an inference job of 2 GPUs every hour for team-b keeps both training jobs
+# out within two days in most runs (the point forecast: in none).
+run_qm(0 forecast ${walkthrough} --options ${CMAKE_CURRENT_LIST_DIR}/forecast-arrivals.yaml --runs 20
+       --horizon 48h --output json)
+expect_json("${out}" "21" runs)
+string(JSON admitted GET "${out}" workloads 1 admission)
+if(NOT admitted STREQUAL "")
+  message(FATAL_ERROR "team-b's training job admitted despite the arrivals: ${admitted}")
+endif()
+string(JSON percent GET "${out}" workloads 1 admittedPercent)
+if(percent GREATER_EQUAL 100)
+  message(FATAL_ERROR "every run admits team-b's training job: ${percent}%")
+endif()
+run_qm(2 forecast ${walkthrough} --options /nonexistent.yaml)
+expect_match("${err}" "--options: cannot read '/nonexistent.yaml'" "missing options file")
+
 # Errors.
 run_qm(2 forecast ${walkthrough})
 expect_match("${err}" "give at least --runtime" "no estimate")
