@@ -17,29 +17,11 @@ using test::Cluster;
 using test::Jobs;
 using test::Run;
 
-// One 4-GPU ClusterQueue, no nodes (quota only); priorities low and high.
-constexpr const char* kOneQueue = R"(
-kind: ResourceFlavor
-metadata: {name: gpu}
----
-kind: Namespace
-metadata: {name: team-a}
----
+// test::kOneGpuQueue, and a priority class `high`.
+const std::string kOneQueue = std::string(test::kOneGpuQueue) + R"(---
 kind: WorkloadPriorityClass
 metadata: {name: high}
 value: 1000
----
-kind: ClusterQueue
-metadata: {name: cq-a}
-spec:
-  namespaceSelector: {}
-  resourceGroups:
-  - coveredResources: [nvidia.com/gpu]
-    flavors: [{name: gpu, resources: [{name: nvidia.com/gpu, nominalQuota: 4}]}]
----
-kind: LocalQueue
-metadata: {namespace: team-a, name: q}
-spec: {clusterQueue: cq-a}
 )";
 
 SimulationOptions Every(int64_t seconds) {

@@ -15,6 +15,28 @@ namespace qm::sim::test {
 
 inline constexpr double kHour = 3600.0;
 
+/// One ClusterQueue `cq-a` with 4 GPUs of flavor `gpu`, no nodes (quota only); namespace `team-a`
+/// and its LocalQueue `q`.
+inline constexpr const char* kOneGpuQueue = R"(
+kind: ResourceFlavor
+metadata: {name: gpu}
+---
+kind: Namespace
+metadata: {name: team-a}
+---
+kind: ClusterQueue
+metadata: {name: cq-a}
+spec:
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: [nvidia.com/gpu]
+    flavors: [{name: gpu, resources: [{name: nvidia.com/gpu, nominalQuota: 4}]}]
+---
+kind: LocalQueue
+metadata: {namespace: team-a, name: q}
+spec: {clusterQueue: cq-a}
+)";
+
 inline SimulationInput Cluster(const std::string& yaml) {
   absl::StatusOr<SimulationInput> c = LoadClusterString(yaml, "cluster.yaml");
   INFO(c.status().ToString());

@@ -11,30 +11,10 @@ namespace qm::sim {
 namespace trace_overflow_test {
 namespace {
 
-constexpr const char* kUnlimitedQueue = R"(
-kind: ResourceFlavor
-metadata: {name: gpu}
----
-kind: Namespace
-metadata: {name: team-a}
----
-kind: ClusterQueue
-metadata: {name: cq-a}
-spec:
-  namespaceSelector: {}
-  resourceGroups:
-  - coveredResources: [nvidia.com/gpu]
-    flavors: [{name: gpu, resources: [{name: nvidia.com/gpu, nominalQuota: 4}]}]
----
-kind: LocalQueue
-metadata: {namespace: team-a, name: q}
-spec: {clusterQueue: cq-a}
-)";
-
 TEST_CASE("simulate: count × request past int64 is refused naming the row", "[sim][overflow]") {
   // Setup: 2 pods of 5·10^18 GPUs each (10^19 in all). Expect: InvalidArgument at jobs.csv:3,
   // column pod_sets. A job of 1 such pod alone is fine (it just never fits).
-  const SimulationInput cluster = test::Cluster(kUnlimitedQueue);
+  const SimulationInput cluster = test::Cluster(test::kOneGpuQueue);
   const Trace trace = test::Jobs("submit,namespace,pod_sets,duration\n"
                                  "0,team-a,1x{nvidia.com/gpu=1},10s\n"
                                  "0,team-a,2x{nvidia.com/gpu=5000000000000000000},10s\n");
