@@ -114,6 +114,14 @@ auto Engine::Call(const char* what, F&& work) -> decltype(work()) {
   if (absl::Status st = state_->BeginCall(what); !st.ok()) return st;
   decltype(work()) result = absl::UnknownError("not run");
   try {
+    // The historical share's history (docs/semantics.md §11.8) is brought to now before the call
+    // changes anything: the clock is read first, so a clock that throws changes nothing.
+    state_->s.AdvanceHistory();
+  } catch (...) {
+    return absl::FailedPreconditionError(
+        fmt::format("Engine::{}: the clock threw {}; nothing changed", what, internal::DescribeCurrentException()));
+  }
+  try {
     result = work();
   } catch (internal::RolledBack& rolled_back) {
     state_->events.clear();
@@ -353,11 +361,17 @@ auto GuardedQuery(internal::EngineState& st, const char* what, F&& work) -> decl
     ~Unpin() { s.pinned_now.reset(); }
   } unpin{s};
   try {
+    s.AdvanceHistory();  // reads the pinned clock
     return work();
   } catch (...) {
     st.Poison(what, internal::DescribeCurrentException());
     return st.PoisonedStatus();
   }
+}
+// Status reads report shares: with the historical share on, its history is brought to now first.
+absl::Status RefreshHistory(internal::EngineState& st, const char* what) {
+  if (!st.s.config.fair_sharing.historical.enabled) return absl::OkStatus();
+  return GuardedQuery(st, what, [] { return absl::OkStatus(); });
 }
 }  // namespace
 
@@ -408,6 +422,7 @@ std::vector<WorkloadHandle> Engine::Workloads() const {
 
 absl::StatusOr<ClusterQueueStatus> Engine::GetClusterQueue(std::string_view name) const {
   QM_RETURN_IF_ERROR(Queryable("GetClusterQueue"));
+  QM_RETURN_IF_ERROR(RefreshHistory(*state_, "GetClusterQueue"));
   const ClusterQueueId id = state_->s.cq_names.Find(name);
   if (!id.valid() || !state_->s.cq(id).exists)
     return absl::NotFoundError(fmt::format("{}: not found", ObjectLabel("ClusterQueue", "", name)));
@@ -460,6 +475,7 @@ std::vector<std::string> Engine::LocalQueues() const {
 
 absl::StatusOr<CohortStatus> Engine::GetCohort(std::string_view name) const {
   QM_RETURN_IF_ERROR(Queryable("GetCohort"));
+  QM_RETURN_IF_ERROR(RefreshHistory(*state_, "GetCohort"));
   const ClusterState& s = state_->s;
   const CohortId id = s.cohort_names.Find(name);
   if (!id.valid() || (!s.cohorts[id.value].exists && s.cohorts[id.value].refs == 0))

@@ -25,9 +25,10 @@ namespace qm::internal::snapshot {
 /// "\x89QMSNAP\n": a non-ASCII first byte (not a text file), the name, a newline (text-mode damage).
 inline constexpr char kMagic[8] = {'\x89', 'Q', 'M', 'S', 'N', 'A', 'P', '\n'};
 /// The format this build writes (docs/snapshot-format.md, "Versions").
-inline constexpr uint32_t kFormatVersion = 4;
+inline constexpr uint32_t kFormatVersion = 5;
 /// The oldest format this build still reads: a version-3 snapshot has no refill flag at the end of
-/// `CONF` (refill off, as every version-3 engine was).
+/// `CONF` (refill off, as every version-3 engine was); versions 3 and 4 have no historical-share
+/// settings in `CONF` and no `HIST` section (the mode off, as it was in every such engine).
 inline constexpr uint32_t kOldestReadableVersion = 3;
 /// Magic (8), version (4), reserved (4), payload length (8), payload checksum (8).
 inline constexpr size_t kHeaderSize = 32;

@@ -56,6 +56,10 @@ absl::Status ReadConfig(Reader& r, uint32_t version, const EngineConfig& host, E
   config->anti_thrash = GetAntiThrash(r);
   config->wait_for_pods_ready = GetWaitForPodsReady(r);
   config->refill.enabled = version >= 4 && r.Bool();
+  if (version >= 5) {
+    config->fair_sharing.historical.enabled = r.Bool();
+    config->fair_sharing.historical.half_life = r.Period();
+  }
   QM_RETURN_IF_ERROR(r.Finish("CONF"));
   config->clock = host.clock;
   config->submission_gate = host.submission_gate;
@@ -428,6 +432,53 @@ absl::Status ReadThrash(Reader& r, ClusterState& s) {
   return r.Finish("THRS");
 }
 
+// HIST, read before the tree is built; `RestoreHistory` checks it against the tree.
+struct SavedHistory {
+  bool started = false;
+  int64_t last_us = 0;
+  std::vector<std::vector<UsageHistory::Anchor>> anchors;
+};
+
+absl::Status ReadHistory(Reader& r, SavedHistory* h) {
+  h->started = r.Bool();
+  h->last_us = r.I64();
+  const uint32_t nodes = r.Count("history nodes");
+  for (uint32_t n = 0; n < nodes && r.ok(); ++n) {
+    std::vector<UsageHistory::Anchor>& node = h->anchors.emplace_back();
+    const uint32_t resources = r.Count("history resources");
+    for (uint32_t k = 0; k < resources && r.ok(); ++k) {
+      UsageHistory::Anchor a;
+      a.t0 = r.I64();
+      const uint64_t lo = r.U64(), hi = r.U64();
+      a.h0 = (static_cast<internal::u128>(hi) << 64) | lo;
+      a.b = r.I64();
+      node.push_back(a);
+    }
+  }
+  return r.Finish("HIST");
+}
+
+// Anchors only for nodes and resources that exist, non-negative borrowing, values the arithmetic
+// of qm/state/usage_history.h can hold (below 2^95), none after the last call.
+absl::Status RestoreHistory(SavedHistory h, ClusterState& s) {
+  if (!h.started && !h.anchors.empty()) return Corrupt("history: anchors but never started");
+  if (h.started && !s.config.fair_sharing.historical.enabled)
+    return Corrupt("history: kept, but the historical share is off");
+  if (h.anchors.size() > s.tree.node_count())
+    return Corrupt(fmt::format("history: {} nodes, the tree has {}", h.anchors.size(), s.tree.node_count()));
+  for (size_t n = 0; n < h.anchors.size(); ++n) {
+    if (h.anchors[n].size() > s.catalog.resource_count())
+      return Corrupt(fmt::format("history: node {} has {} resources, the engine knows {}", n, h.anchors[n].size(),
+                                 s.catalog.resource_count()));
+    for (size_t k = 0; k < h.anchors[n].size(); ++k) {
+      const UsageHistory::Anchor& a = h.anchors[n][k];
+      if (a.b < 0 || (a.h0 >> 95) != 0 || a.t0 > h.last_us)
+        return Corrupt(fmt::format("history: node {} resource {}: anchor out of range", n, k));
+    }
+  }
+  s.history.Restore(h.started, h.last_us, std::move(h.anchors), s.config.fair_sharing.historical.half_life);
+  return absl::OkStatus();
+}
 
 absl::Status ReadState(std::string_view payload, size_t base, uint32_t version, const EngineConfig& host,
                        EngineState& st) {
@@ -501,6 +552,11 @@ absl::Status ReadState(std::string_view payload, size_t base, uint32_t version, 
     Reader b = r.Section("THRS");
     QM_RETURN_IF_ERROR(ReadThrash(b, s));
   }
+  SavedHistory history;
+  if (version >= 5) {
+    Reader b = r.Section("HIST");
+    QM_RETURN_IF_ERROR(ReadHistory(b, &history));
+  }
   if (r.ok() && !r.at_end()) r.Fail(fmt::format("{} bytes after the last section", r.remaining()));
   QM_RETURN_IF_ERROR(r.status());
   QM_RETURN_IF_ERROR(ValidateTree(s, p));
@@ -508,7 +564,8 @@ absl::Status ReadState(std::string_view payload, size_t base, uint32_t version, 
   QM_RETURN_IF_ERROR(ValidateWorkloads(s, p));
   QM_RETURN_IF_ERROR(ValidateThrash(s));
   QM_RETURN_IF_ERROR(Link(s, p));
-  return CheckTree(s);
+  QM_RETURN_IF_ERROR(CheckTree(s));
+  return RestoreHistory(std::move(history), s);
 }
 
 

@@ -26,14 +26,17 @@ namespace {
 // 256 since format 2: `anti_thrash` (96 bytes), saved in CONF.
 // 312 since format 3: `wait_for_pods_ready` (56), saved at the end of CONF.
 // 320 since format 4: `refill` (1, padded to 8), saved at the end of CONF.
-static_assert(sizeof(EngineConfig) == 320, "EngineConfig changed: update lib/adapter/snapshot_*.cc");
+// 336 since format 5: `fair_sharing.historical` (16), saved at the end of CONF.
+static_assert(sizeof(EngineConfig) == 336, "EngineConfig changed: update lib/adapter/snapshot_*.cc");
 // 1416 since workloads live in a RecordStore (chunks, not one array): same records saved.
 // 1584 since format 2: the config's `anti_thrash` (96) and `thrash` (72), saved in THRS.
 // 1592: `host_running` (8), not state: null between calls, never saved.
 // 1608: `pinned_now` (16), not state: set only while a query runs, never saved.
 // 1664 since format 3: the config's `wait_for_pods_ready` (56).
 // 1672 since format 4: the config's `refill` (8 with padding).
-static_assert(sizeof(ClusterState) == 1672, "ClusterState changed: update lib/adapter/snapshot_*.cc");
+// 1752 since format 5: the config's `fair_sharing.historical` (16) and `history` (64), saved in HIST
+// (its evaluated values are derived: Restore recomputes them from the anchors).
+static_assert(sizeof(ClusterState) == 1752, "ClusterState changed: update lib/adapter/snapshot_*.cc");
 // 680 since the pending queues are grouped by equivalence class: the grouping is derived from the
 // records on restore, nothing new is saved.
 static_assert(sizeof(ClusterQueueState) == 680, "ClusterQueueState changed: update lib/adapter/snapshot_*.cc");
@@ -93,6 +96,8 @@ void WriteState(const ClusterState& s, Writer& w) {
   PutAntiThrash(w, s.config.anti_thrash);
   PutWaitForPodsReady(w, s.config.wait_for_pods_ready);
   w.Bool(s.config.refill.enabled);  // since format 4
+  w.Bool(s.config.fair_sharing.historical.enabled);  // since format 5
+  w.Period(s.config.fair_sharing.historical.half_life);
   w.EndSection(sec);
 
   // CLCK: the manual clock and the counters.
@@ -419,6 +424,22 @@ void WriteState(const ClusterState& s, Writer& w) {
   for (const auto& [ring, at] : s.thrash.reported_rings) {
     PutIds(w, ring);
     w.At(at);
+  }
+  w.EndSection(sec);
+
+  // HIST (since format 5): the historical fair share's anchors, per tree node and resource.
+  sec = w.BeginSection("HIST");
+  w.Bool(s.history.started());
+  w.I64(s.history.last_us());
+  w.Count(s.history.anchors().size());
+  for (const std::vector<UsageHistory::Anchor>& node : s.history.anchors()) {
+    w.Count(node.size());
+    for (const UsageHistory::Anchor& a : node) {
+      w.I64(a.t0);
+      w.U64(static_cast<uint64_t>(a.h0));
+      w.U64(static_cast<uint64_t>(a.h0 >> 64));
+      w.I64(a.b);
+    }
   }
   w.EndSection(sec);
 }

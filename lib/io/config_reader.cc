@@ -43,13 +43,18 @@ Duration ReadDuration(const Cursor& c, Duration fallback) {
 
 void ReadFairSharing(const Cursor& c, FairSharingConfig* out) {
   if (!c.ExpectMap()) return;
-  c.CheckKeys({"enable", "preemptionStrategies"});
+  c.CheckKeys({"enable", "preemptionStrategies", "historicalShare"});
   out->enabled = c["enable"].OptBool().value_or(false);
   std::vector<FairSharingStrategy> list;
   for (const Cursor& item : c["preemptionStrategies"].Items()) {
     if (std::optional<FairSharingStrategy> st = item.OptEnum<FairSharingStrategy>(kStrategies)) list.push_back(*st);
   }
   if (!list.empty()) out->preemption_strategies = std::move(list);
+  if (const Cursor h = c["historicalShare"]; h.present() && h.ExpectMap()) {
+    h.CheckKeys({"enable", "halfLife"});
+    out->historical.enabled = h["enable"].OptBool().value_or(true);
+    out->historical.half_life = ReadDuration(h["halfLife"], out->historical.half_life);
+  }
 }
 
 void ReadFeatureGates(const Cursor& c, FeatureGates* out) {

@@ -11,8 +11,9 @@
 
 namespace qm::internal {
 
-/// `fairSharing: {enable, preemptionStrategies}`; an absent or empty strategy list keeps the
-/// default, as Kueue defaults it.
+/// `fairSharing: {enable, preemptionStrategies, historicalShare: {enable, halfLife}}`; an absent or
+/// empty strategy list keeps the default, as Kueue defaults it. `historicalShare` is ours
+/// (docs/semantics.md §11.8): present means enabled unless `enable: false`.
 void ReadFairSharing(const Cursor& c, FairSharingConfig* out);
 /// A map of Kueue feature-gate names to true/false.
 void ReadFeatureGates(const Cursor& c, FeatureGates* out);

@@ -319,6 +319,27 @@ def test_cycle_detection_reports_queues_and_workloads_that_preempt_each_other() 
     assert "PreemptionCycle" in qm.EVENT_KINDS
 
 
+def test_historical_share_remembers_what_a_queue_borrowed() -> None:
+    # Setup: cohort c of queues a and b (4 cpu each), historical share with a 1 h half-life. b
+    # borrows 4 cpu of a's for one hour, then finishes. Expect: b's share is its history, 2 cpu of
+    # the 8 it could borrow from c (250), and half of that an hour later; with the mode off, 0.
+    config = {"fairSharing": {"enable": True, "historicalShare": {"halfLife": "1h"}}}
+    shares = []
+    for configuration in (config, {"fairSharing": {"enable": True}}):
+        engine = qm.Engine(configuration=configuration, start_time_unix_micros=T0)
+        engine.apply(COHORT)
+        engine.apply([cpu_workload("b1", "b", 8)])
+        engine.run_until_stable()
+        engine.set_now(T0 + 60 * MINUTE)
+        engine.finish("default/b1")
+        shares.append(engine.cluster_queue("b")["weightedShare"])
+        engine.set_now(T0 + 120 * MINUTE)
+        shares.append(engine.cluster_queue("b")["weightedShare"])
+    assert shares == [250, 125, 0, 0]
+    with pytest.raises(qm.QuartermasterError, match="fairSharing.historicalShare: needs fair sharing"):
+        qm.Engine(configuration={"fairSharing": {"historicalShare": {}}})
+
+
 def test_invalid_anti_thrash_configuration_names_the_field() -> None:
     with pytest.raises(qm.QuartermasterError) as zero:
         qm.Engine(anti_thrash={"minRuntime": [{"duration": "0s"}]})

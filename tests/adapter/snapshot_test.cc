@@ -157,6 +157,7 @@ TEST_CASE("Snapshot: restoring at every step boundary of every scenario changes 
     for (size_t k = 0; k < snapshots.size(); ++k) {
       INFO("restored before step " << k);
       absl::StatusOr<Engine> restored = Engine::Restore(snapshots[k]);
+      INFO(restored.status().message());
       REQUIRE(restored.ok());
       ++boundaries;
       if (MustSave(*restored) != snapshots[k]) FAIL_CHECK("Save -> Restore -> Save differs");
@@ -341,10 +342,64 @@ TEST_CASE("Snapshot: a format-3 snapshot (before refill mode) still restores, wi
   CHECK_FALSE(e->config().refill.enabled);
   CHECK(e->GetWorkload("default", "a")->state == WorkloadState::kAdmitted);
   CHECK(e->GetWorkload("default", "c")->state == WorkloadState::kPending);
-  // Saved again, it is format 4, and restores to the same state.
+  // Saved again, it is the current format, and restores to the same state.
   const std::string again = MustSave(*e);
-  CHECK(again[8] == 4);
+  CHECK(again[8] == 5);
   CHECK(MustSave(*Engine::Restore(again)) == again);
+}
+
+TEST_CASE("Snapshot: a format-4 snapshot (before the historical share) still restores, with it off", "[adapter][snapshot]") {
+  // data/format-4.snapshot: `qm run --save` of data/snapshot-cli-save.yaml by a build that wrote
+  // format 4 (0875763).
+  std::ifstream in(std::string(QM_TESTS_DIR) + "/adapter/data/format-4.snapshot", std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  REQUIRE(bytes.size() > 32);
+  REQUIRE(bytes[8] == 4);
+  absl::StatusOr<Engine> e = Engine::Restore(bytes);
+  REQUIRE(e.ok());
+  CHECK_FALSE(e->config().fair_sharing.historical.enabled);
+  CHECK(e->GetWorkload("default", "a")->state == WorkloadState::kAdmitted);
+  CHECK(e->GetWorkload("default", "c")->state == WorkloadState::kPending);
+  const std::string again = MustSave(*e);
+  CHECK(again[8] == 5);
+  CHECK(MustSave(*Engine::Restore(again)) == again);
+}
+
+TEST_CASE("Snapshot: the historical share's settings and history are saved and restored", "[adapter][snapshot]") {
+  EngineConfig config;
+  config.fair_sharing.enabled = true;
+  config.fair_sharing.historical.enabled = true;
+  config.fair_sharing.historical.half_life = Duration::Seconds(3 * 3600);
+  Engine e = *Engine::Create(config);
+  REQUIRE(e.SetNow(Time::FromUnixSeconds(1000)).ok());
+  REQUIRE(e.Apply(std::vector<ObjectSpec>{test::Namespace("default"), test::Flavor("default"),
+                                           ClusterQueue("lender").Cohort("pool").Flavor("default", {Q("cpu", 4000)}),
+                                           ClusterQueue("a").Cohort("pool").Flavor("default", {Q("cpu", 0)}),
+                                           test::LocalQueue("default", "qa", "a")})
+              .ok());
+  WorkloadSpec w;
+  w.name = "w";
+  w.queue_name = "qa";
+  PodSetSpec ps;
+  ps.requests = {{"cpu", 4000}};
+  w.pod_sets.push_back(ps);
+  REQUIRE(e.Submit(w).ok());
+  e.RunUntilStable();
+  REQUIRE(e.SetNow(Time::FromUnixSeconds(1000 + 3 * 3600)).ok());
+  REQUIRE(e.Finish("default", "w").ok());
+  // Borrowed 4 cpu for one half-life, then nothing: the history is 2 cpu, 500 of the cohort's 4.
+  CHECK(e.GetClusterQueue("a")->weighted_share == 500);
+  absl::StatusOr<Engine> restored = Engine::Restore(MustSave(e));
+  REQUIRE(restored.ok());
+  CHECK(restored->config().fair_sharing.historical.enabled);
+  CHECK(restored->config().fair_sharing.historical.half_life == Duration::Seconds(3 * 3600));
+  CHECK(MustSave(*restored) == MustSave(e));
+  // Another half-life later, in both: 250.
+  for (Engine* x : {&e, &*restored}) {
+    REQUIRE(x->SetNow(Time::FromUnixSeconds(1000 + 6 * 3600)).ok());
+    CHECK(x->GetClusterQueue("a")->weighted_share == 250);
+  }
+  CHECK(MustSave(*restored) == MustSave(e));
 }
 
 TEST_CASE("Snapshot: refill mode is saved and restored", "[adapter][snapshot]") {
@@ -359,13 +414,13 @@ TEST_CASE("Snapshot: refill mode is saved and restored", "[adapter][snapshot]") 
 
 TEST_CASE("Snapshot: a snapshot of another format version is refused, naming the version", "[adapter][snapshot]") {
   std::string bytes = MustSave(Engine());
-  for (uint32_t version : {0u, 1u, 2u, 5u, 77u, 0xffffffffu}) {
+  for (uint32_t version : {0u, 1u, 2u, 6u, 77u, 0xffffffffu}) {
     for (int i = 0; i < 4; ++i) bytes[8 + static_cast<size_t>(i)] = static_cast<char>(static_cast<uint8_t>(version >> (8 * i)));
     const absl::StatusOr<Engine> r = Engine::Restore(bytes);
     REQUIRE_FALSE(r.ok());
     CHECK(r.status().code() == absl::StatusCode::kInvalidArgument);
     CHECK(std::string(r.status().message()) ==
-          fmt::format("snapshot: format version {} is not supported (this build reads versions 3 to 4)", version));
+          fmt::format("snapshot: format version {} is not supported (this build reads versions 3 to 5)", version));
   }
   // Even a newer snapshot cut short says which version it is.
   const absl::StatusOr<Engine> r = Engine::Restore(std::string_view(bytes).substr(0, 12));

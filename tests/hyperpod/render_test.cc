@@ -344,7 +344,7 @@ computeQuotaTarget: {TeamName: a}
   }
   SECTION("strategies are written in the configured order") {
     const FairSharingConfig config{
-        .enabled = true, .preemption_strategies = {FairSharingStrategy::kLessThanInitialShare}};
+        .enabled = true, .preemption_strategies = {FairSharingStrategy::kLessThanInitialShare}, .historical = {}};
     CHECK(RenderKueueConfiguration(config) ==
           "fairSharing:\n  enable: true\n  preemptionStrategies: [LessThanInitialShare]\n");
   }

@@ -144,7 +144,25 @@ TEST_CASE("Scenario error: a bad config.now timestamp", "[io][scenario][errors]"
 TEST_CASE("Scenario error: an unknown fairSharing key", "[io][scenario][errors]") {
   CHECK(ErrorOf("name: t\nconfig:\n  fairSharing:\n    enabled: true\n") ==
         "s.yaml:4: config.fairSharing.enabled: unknown field \"enabled\" (expected one of: enable, "
-        "preemptionStrategies)");
+        "preemptionStrategies, historicalShare)");
+}
+
+TEST_CASE("Scenario error: the historical share's settings are checked", "[io][scenario][errors]") {
+  CHECK(ErrorOf("name: t\nconfig:\n  fairSharing:\n    historicalShare: {halfLife: 1h}\n") ==
+        "s.yaml:4: config.fairSharing.historicalShare: needs fair sharing: set fairSharing.enable: true");
+  CHECK(ErrorOf("name: t\nconfig:\n  fairSharing:\n    enable: true\n    historicalShare: {halfLife: 0s}\n") ==
+        "s.yaml:5: config.fairSharing.historicalShare.halfLife: must be more than 0");
+  CHECK(ErrorOf("name: t\nconfig:\n  fairSharing:\n    enable: true\n    historicalShare: {halfLife: -1h}\n") ==
+        "s.yaml:5: config.fairSharing.historicalShare.halfLife: \"-1h\" must not be negative");
+  CHECK(ErrorOf("name: t\nconfig:\n  fairSharing:\n    enable: true\n    historicalShare: {halfLife: 900000h}\n") ==
+        "s.yaml:5: config.fairSharing.historicalShare.halfLife: must be at most 100 years");
+  CHECK(ErrorOf("name: t\nconfig:\n  fairSharing:\n    enable: true\n    historicalShare: {halflife: 1h}\n") ==
+        "s.yaml:5: config.fairSharing.historicalShare.halflife: unknown field \"halflife\" (expected one of: "
+        "enable, halfLife)");
+  CHECK(ErrorOf("name: t\nconfig:\n  fairSharing:\n    enable: true\n    historicalShare: 24h\n").find(
+            "config.fairSharing.historicalShare") != std::string::npos);
+  // Off: the half-life is not checked (an unused setting), as Kueue leaves unused blocks alone.
+  CHECK(ErrorOf("name: t\nconfig:\n  fairSharing:\n    historicalShare: {enable: false, halfLife: 0s}\n") == "<no error>");
 }
 
 TEST_CASE("Scenario error: fairSharing.enable that is not a boolean", "[io][scenario][errors]") {

@@ -30,12 +30,24 @@ using SubmissionGate =
 /// Fair-sharing preemption strategies (docs/semantics.md §6.5).
 enum class FairSharingStrategy { kLessThanOrEqualToFinalShare, kLessThanInitialShare };
 
+/// Quartermaster's historical fair share (docs/semantics.md §11.8; not Kueue, off by default;
+/// kubernetes-sigs/kueue#9734): a node's share counts what it borrows now plus the average of what
+/// it borrowed in the past, decayed with `half_life` (qm/state/usage_history.h), so a queue that
+/// has used the cohort heavily yields to one that has been idle. Needs fair sharing on.
+struct HistoricalShareConfig {
+  bool enabled = false;
+  /// One day: a week-old burst still counts 1/128, yesterday's half.
+  Duration half_life = Duration::Seconds(24 * 3600);
+};
+
 /// Kueue `Configuration.fairSharing`.
 struct FairSharingConfig {
   bool enabled = false;
   /// Applied in this order; Kueue's default is both.
   std::vector<FairSharingStrategy> preemption_strategies = {
       FairSharingStrategy::kLessThanOrEqualToFinalShare, FairSharingStrategy::kLessThanInitialShare};
+  /// Ours: `fairSharing.historicalShare`.
+  HistoricalShareConfig historical;
 };
 
 /// Kueue's feature gates (pkg/features/kube_features.go, docs/semantics.md §0). The gates whose

@@ -89,6 +89,18 @@ inline std::optional<ConfigFieldError> CheckFairSharing(const FairSharingConfig&
                                       StrategyList(list), supported)};
 }
 
+// The historical share's half-life: positive, and at most 100 years (DecayQ32's range).
+inline std::optional<ConfigFieldError> CheckHistoricalShare(const FairSharingConfig& fs) {
+  const HistoricalShareConfig& h = fs.historical;
+  if (!h.enabled) return std::nullopt;
+  if (!fs.enabled)
+    return ConfigFieldError{"fairSharing.historicalShare", "needs fair sharing: set fairSharing.enable: true"};
+  if (h.half_life.us <= 0) return ConfigFieldError{"fairSharing.historicalShare.halfLife", "must be more than 0"};
+  if (h.half_life > Duration::Seconds(int64_t{36'500} * 86'400))
+    return ConfigFieldError{"fairSharing.historicalShare.halfLife", "must be at most 100 years"};
+  return std::nullopt;
+}
+
 inline std::optional<ConfigFieldError> CheckMessageStyle(MessageStyle style) {
   switch (style) {
     case MessageStyle::kCurrent:
@@ -180,11 +192,12 @@ inline std::optional<ConfigFieldError> CheckWaitForPodsReady(const WaitForPodsRe
 }  // namespace config_validation_internal
 
 /// The first invalid field of `config`, or nullopt when it is valid. Checked in this order:
-/// fairSharing.preemptionStrategies, features (FeatureGates::Validate), messageStyle, antiThrash,
+/// fairSharing.preemptionStrategies, fairSharing.historicalShare, features (FeatureGates::Validate), messageStyle, antiThrash,
 /// waitForPodsReady.
 inline std::optional<ConfigFieldError> FindConfigError(const EngineConfig& config) {
   namespace in = config_validation_internal;
   if (auto e = in::CheckFairSharing(config.fair_sharing)) return e;
+  if (auto e = in::CheckHistoricalShare(config.fair_sharing)) return e;
   if (absl::Status st = config.features.Validate(); !st.ok()) {
     // FeatureGates::Validate words its errors "<gate>: <what>".
     const std::string m(st.message());

@@ -16,6 +16,8 @@
 //   processing ................... O(H · (|P ∪ T|·|W|·d))
 //   requeue ...................... O(H log n), plus O(log C + m) to park an equivalence class of m
 //                                  (C classes in the queue, qm/queue/class_queue.h)
+//   historical share (opt-in) .... O(N·R) for N tree nodes when time has moved since the last call
+//                                  (qm/state/usage_history.h), 0 when off
 // The cost does not depend on how many workloads hold quota.
 #ifndef QM_SOLVER_SCHEDULER_H_
 #define QM_SOLVER_SCHEDULER_H_
@@ -90,6 +92,7 @@ class Scheduler {
     result_.status = absl::OkStatus();
     result_.cycle = s_.cycle;
     preemptor_.SetCycle(s_.cycle);
+    s_.AdvanceHistory();  // historical fair share (docs/semantics.md §11.8); a no-op when off
     if (!s_.thrash.timers.empty()) ExpireTimers(s_);
     if (WaitForPodsReadyOn(s_)) ExpirePodsReady(s_, result_.events);  // docs/semantics.md §1.7.2
     CollectHeads();

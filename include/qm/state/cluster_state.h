@@ -31,6 +31,7 @@
 #include "qm/state/quota_tree.h"
 #include "qm/state/record_store.h"
 #include "qm/state/thrash_state.h"
+#include "qm/state/usage_history.h"
 #include "qm/state/workload_record.h"
 
 namespace qm {
@@ -221,6 +222,12 @@ class ClusterState {
   absl::flat_hash_set<WorkloadId> excluded_candidates;
   /// Timers and cycle-detector memory of the anti-thrash policies (qm/solver/anti_thrash.h).
   ThrashState thrash;
+  /// The historical fair share's decayed borrowing (docs/semantics.md §11.8); untouched unless
+  /// `config.fair_sharing.historical` is on. `AdvanceHistory` brings it to now.
+  UsageHistory history;
+  void AdvanceHistory() {
+    if (config.fair_sharing.historical.enabled) history.Advance(tree, Now(), config.fair_sharing.historical.half_life);
+  }
 
   /// A new, empty admission record in this engine's pool.
   AdmissionPtr NewAdmission() { return AdmissionPtr(new (admission_pool.Allocate()) AdmissionRecord()); }
