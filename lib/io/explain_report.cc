@@ -131,6 +131,9 @@ std::string RenderExplanation(const Engine& engine, const WorkloadExplanation& e
       }
     }
     d.Set("weightedShares", std::move(fs.Flow()));
+    // Ours (docs/semantics.md §11.8): the shares above then include the decayed borrowing history.
+    if (engine.config().fair_sharing.historical.enabled)
+      d.Set("shareHistoryHalfLife", Doc::Str(FormatGoDuration(engine.config().fair_sharing.historical.half_life)));
   }
   if (!e.preempted_by.empty() || e.preemption_reason.has_value()) {
     Doc p = Doc::Map();

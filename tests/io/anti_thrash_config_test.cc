@@ -169,6 +169,20 @@ TEST_CASE("qm explain: the preemption history of a workload preempted three time
                              "InCohortFairSharing: 0, InCohortReclaimWhileBorrowing: 0}\n  caused: 3\n"));
 }
 
+TEST_CASE("qm explain: with the historical share, the shares say they include the history", "[io][explain]") {
+  const absl::StatusOr<Scenario> s = LoadScenarioFile(
+      std::string(QM_TESTS_DIR) + "/scenarios/qm/historical-share/01-idle-team-gets-freed-capacity-first.yaml");
+  REQUIRE(s.ok());
+  absl::StatusOr<Engine> e = MakeScenarioEngine(*s);
+  REQUIRE(e.ok());
+  REQUIRE(RunScenarioSteps(*s, *e).passed());
+  const absl::StatusOr<WorkloadExplanation> b2 = e->Explain("default", "b-2");
+  REQUIRE(b2.ok());
+  const std::string text = RenderExplanation(*e, *b2, OutputFormat::kYaml);
+  CHECK_THAT(text, Catch::Contains("weightedShares: {b: 750, pool: 0}\nshareHistoryHalfLife: 24h0m0s\n"));
+}
+
+
 }  // namespace
 }  // namespace anti_thrash_config_test
 }  // namespace qm

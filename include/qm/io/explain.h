@@ -20,6 +20,8 @@ namespace qm {
 /// * once it was preempted or preempted another (`WorkloadStatus::preemptions`): `preemptions`,
 ///   its counts (in all, per reason, caused), the quota-holding time lost, the latest (at most 8)
 ///   preemptions and the end of a borrow back-off.
+/// With fair sharing: `weightedShares` of its queue and every cohort above it, and, with the
+/// historical share on, `shareHistoryHalfLife` (those shares then include the decayed history).
 /// With `forecast` (and the `report` it comes from): `forecast`, its sentence (`ForecastSentence`),
 /// expected admission and positions (qm/io/forecast_report.h).
 /// With `what_if`: `whatIf`, `{admittedAsIs, answers: [text, ...]}` (qm/adapter/what_if.h).
