@@ -17,7 +17,7 @@
 //
 // Costs, for N tree nodes and R resources:
 //   Advance(now) ....... O(N·R) when time has moved (one DecayQ32 of O(40) per node and resource
-//                        that has any history), O(1) when it has not
+//                        whose history differs from its borrowing), O(1) when it has not
 //   Q32(node, r) ....... O(1)
 #ifndef QM_STATE_USAGE_HISTORY_H_
 #define QM_STATE_USAGE_HISTORY_H_
@@ -113,9 +113,11 @@ class UsageHistory {
     if (first) {
       started_ = true;
       last_us_ = now.us;
+    } else if (now.us <= last_us_) {
+      // No time has passed: H(last_us_) stands, and a change of b made since is found at the next
+      // call that moves time, anchored at last_us_ all the same.
+      return;
     }
-    if (now.us < last_us_) now.us = last_us_;
-    const bool moved = first || now.us != last_us_;
     Grow(tree);
     for (NodeIndex n = 0; n < tree.node_count(); ++n) {
       const auto& borrowed = tree.node(n).borrowed;
@@ -131,7 +133,7 @@ class UsageHistory {
           a.h0 = current[r];
           a.b = b;
         }
-        if (moved) current[r] = Evaluate(a, now.us, half_life.us);  // else H(last_us_) stands
+        current[r] = Evaluate(a, now.us, half_life.us);
       }
     }
     last_us_ = now.us;
