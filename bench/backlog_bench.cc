@@ -24,10 +24,10 @@ namespace {
 constexpr int64_t kQueues = 1000;
 constexpr int64_t kAdmittedPerQueue = 10;
 
-void BM_BacklogChurn(benchmark::State& state) {
+void BacklogChurn(benchmark::State& state, bool historical) {
   const int64_t backlog = state.range(0);
   WorldShape shape;
-  std::optional<Engine> world = FairSharingWorld(state, kQueues, kAdmittedPerQueue, &shape);
+  std::optional<Engine> world = FairSharingWorld(state, kQueues, kAdmittedPerQueue, &shape, historical);
   if (!world) return;
   Engine& engine = *world;
   const Time t0 = Time::FromUnixSeconds(1'700'000'000);
@@ -98,11 +98,21 @@ void BM_BacklogChurn(benchmark::State& state) {
   state.SetItemsProcessed(admissions);
 }
 
+void BM_BacklogChurn(benchmark::State& state) { BacklogChurn(state, false); }
+// The same with the historical fair share on: what bringing every tree node's history to each new
+// instant adds (every iteration is one), and what the finer shares cost the tournament.
+void BM_BacklogChurn_historical(benchmark::State& state) { BacklogChurn(state, true); }
+
 const bool kRegistered = [] {
   benchmark::RegisterBenchmark("BM_BacklogChurn", BM_BacklogChurn)
       ->ArgName("backlog")
       ->Arg(0)
       ->Arg(10'000)
+      ->Arg(100'000)
+      ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("BM_BacklogChurn_historical", BM_BacklogChurn_historical)
+      ->ArgName("backlog")
+      ->Arg(0)
       ->Arg(100'000)
       ->Unit(benchmark::kMicrosecond);
   return true;

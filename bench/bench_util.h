@@ -71,8 +71,9 @@ struct WorldShape {
 /// `queues` ClusterQueues in cohorts of 10, one flavor of three resources, `per_queue` units each,
 /// no borrowing (a queue's freed unit is its own), and an engine with fair sharing on: the world of
 /// the backlog and forecast benchmarks. Fails `state` (and returns nullopt) when it cannot be built.
+/// `historical`: with the historical fair share on (docs/semantics.md §11.8, half-life 24 h).
 inline std::optional<Engine> FairSharingWorld(benchmark::State& state, int64_t queues, int64_t per_queue,
-                                              WorldShape* shape);
+                                              WorldShape* shape, bool historical = false);
 
 /// Resource `r` of a synthetic world: cpu, memory, pods, then example.com/r<k>.
 inline std::string ResourceName(int r) {
@@ -171,7 +172,7 @@ inline int64_t Drain(Engine& engine, int64_t* cycles, int64_t max_cycles = int64
 }
 
 inline std::optional<Engine> FairSharingWorld(benchmark::State& state, int64_t queues, int64_t per_queue,
-                                              WorldShape* shape) {
+                                              WorldShape* shape, bool historical) {
   shape->queues = queues;
   shape->cohort_size = 10;
   shape->flavors = 1;
@@ -180,6 +181,7 @@ inline std::optional<Engine> FairSharingWorld(benchmark::State& state, int64_t q
   shape->borrowing_limit_units = 0;
   EngineConfig config;
   config.fair_sharing.enabled = true;
+  config.fair_sharing.historical.enabled = historical;
   absl::StatusOr<Engine> made = Engine::Create(config);
   if (!made.ok()) {
     Fail(state, std::string(made.status().message()));

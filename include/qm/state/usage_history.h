@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -145,6 +146,12 @@ class UsageHistory {
     if (n >= current_.size() || r >= current_[n].size()) return 0;
     return current_[n][r];
   }
+  /// Node `n`'s values by resource (fewer than the tree's resources, or none, for a node or
+  /// resources the history has not seen yet: those are 0).
+  std::span<const u128> Row(NodeIndex n) const {
+    if (n >= current_.size()) return {};
+    return current_[n];
+  }
 
   // ---- Snapshots (docs/snapshot-format.md, HIST) ----------------------------------------------
 
@@ -211,11 +218,13 @@ Share HistoricalShare(const QuotaTree& tree, const UsageHistory& history, NodeIn
   s.weight_milli = node.weight_milli;
   if (node.parent == kNoNode) return s;
   const QuotaTree::Node& parent = tree.node(node.parent);
+  const std::span<const u128> h = history.Row(n);
   for (uint32_t r = 0; r < node.borrowed.size(); ++r) {
-    const int64_t b = std::max<int64_t>(0, ClampAmount(node.borrowed[r]));
-    const u128 amount = (static_cast<u128>(static_cast<uint64_t>(b)) << 32) + history.Q32(n, r);
     const int64_t lendable = parent.potential_sum[r];
-    if (amount == 0 || lendable <= 0) continue;
+    if (lendable <= 0) continue;
+    const int64_t b = std::max<int64_t>(0, ClampAmount(node.borrowed[r]));
+    const u128 amount = (static_cast<u128>(static_cast<uint64_t>(b)) << 32) + (r < h.size() ? h[r] : 0);
+    if (amount == 0) continue;
     if (s.is_zero()) {
       s.amount_q32 = amount;
       s.lendable = lendable;
