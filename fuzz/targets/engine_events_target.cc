@@ -144,6 +144,10 @@ class EventFuzzer {
     for (int i = 0; i < queues; ++i) cluster_.queues.push_back(QueueFrom(in_, i, cluster_.flavors));
     EngineConfig config;
     config.fair_sharing.enabled = (shape & 0x08) != 0;
+    // The historical fair share (docs/semantics.md §11.8), with a half-life that SetNow's steps
+    // make count.
+    config.fair_sharing.historical.enabled = config.fair_sharing.enabled && (shape & 0x10) != 0;
+    config.fair_sharing.historical.half_life = Duration::Seconds(600);
     has_clock_ = (shape & 0x40) != 0;
     if ((shape & 0x80) != 0) {  // Kueue's waitForPodsReady: short deadlines that SetNow can pass
       config.wait_for_pods_ready.enabled = true;

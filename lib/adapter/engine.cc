@@ -114,9 +114,10 @@ auto Engine::Call(const char* what, F&& work) -> decltype(work()) {
   if (absl::Status st = state_->BeginCall(what); !st.ok()) return st;
   decltype(work()) result = absl::UnknownError("not run");
   try {
-    // The historical share's history (docs/semantics.md §11.8) is brought to now before the call
-    // changes anything: the clock is read first, so a clock that throws changes nothing.
-    state_->s.AdvanceHistory();
+    // The historical share's history (docs/semantics.md §11.8) is evaluated at the call's instant
+    // before the call changes anything: the clock is read first, so a clock that throws changes
+    // nothing. What the call changed is committed once it has succeeded.
+    state_->s.EvaluateHistory();
   } catch (...) {
     return absl::FailedPreconditionError(
         fmt::format("Engine::{}: the clock threw {}; nothing changed", what, internal::DescribeCurrentException()));
@@ -132,6 +133,7 @@ auto Engine::Call(const char* what, F&& work) -> decltype(work()) {
     return state_->PoisonedStatus();
   }
   if (!result.ok()) state_->events.clear();  // a failed call changed nothing
+  else state_->s.CommitHistory();
   QM_RETURN_IF_ERROR(state_->Deliver(what));
   return result;
 }
@@ -361,7 +363,7 @@ auto GuardedQuery(internal::EngineState& st, const char* what, F&& work) -> decl
     ~Unpin() { s.pinned_now.reset(); }
   } unpin{s};
   try {
-    s.AdvanceHistory();  // reads the pinned clock
+    s.EvaluateHistory();  // reads the pinned clock; a query commits nothing
     return work();
   } catch (...) {
     st.Poison(what, internal::DescribeCurrentException());
@@ -422,10 +424,10 @@ std::vector<WorkloadHandle> Engine::Workloads() const {
 
 absl::StatusOr<ClusterQueueStatus> Engine::GetClusterQueue(std::string_view name) const {
   QM_RETURN_IF_ERROR(Queryable("GetClusterQueue"));
-  QM_RETURN_IF_ERROR(RefreshHistory(*state_, "GetClusterQueue"));
   const ClusterQueueId id = state_->s.cq_names.Find(name);
   if (!id.valid() || !state_->s.cq(id).exists)
     return absl::NotFoundError(fmt::format("{}: not found", ObjectLabel("ClusterQueue", "", name)));
+  QM_RETURN_IF_ERROR(RefreshHistory(*state_, "GetClusterQueue"));
   return state_->QueueStatus(id);
 }
 
@@ -475,11 +477,11 @@ std::vector<std::string> Engine::LocalQueues() const {
 
 absl::StatusOr<CohortStatus> Engine::GetCohort(std::string_view name) const {
   QM_RETURN_IF_ERROR(Queryable("GetCohort"));
-  QM_RETURN_IF_ERROR(RefreshHistory(*state_, "GetCohort"));
   const ClusterState& s = state_->s;
   const CohortId id = s.cohort_names.Find(name);
   if (!id.valid() || (!s.cohorts[id.value].exists && s.cohorts[id.value].refs == 0))
     return absl::NotFoundError(fmt::format("{}: not found", ObjectLabel("Cohort", "", name)));
+  QM_RETURN_IF_ERROR(RefreshHistory(*state_, "GetCohort"));
   const CohortState& c = s.cohorts[id.value];
   CohortStatus st;
   st.name = c.name;

@@ -476,7 +476,7 @@ absl::Status RestoreHistory(SavedHistory h, ClusterState& s) {
         return Corrupt(fmt::format("history: node {} resource {}: anchor out of range", n, k));
     }
   }
-  s.history.Restore(h.started, h.last_us, std::move(h.anchors), s.config.fair_sharing.historical.half_life);
+  s.history.Restore(h.started, h.last_us, std::move(h.anchors));
   return absl::OkStatus();
 }
 

@@ -34,9 +34,10 @@ static_assert(sizeof(EngineConfig) == 336, "EngineConfig changed: update lib/ada
 // 1608: `pinned_now` (16), not state: set only while a query runs, never saved.
 // 1664 since format 3: the config's `wait_for_pods_ready` (56).
 // 1672 since format 4: the config's `refill` (8 with padding).
-// 1752 since format 5: the config's `fair_sharing.historical` (16) and `history` (64), saved in HIST
-// (its evaluated values are derived: Restore recomputes them from the anchors).
-static_assert(sizeof(ClusterState) == 1752, "ClusterState changed: update lib/adapter/snapshot_*.cc");
+// 1776 since format 5: the config's `fair_sharing.historical` (16) and `history` (88), saved in HIST
+// (started, last instant committed, anchors; its evaluated values and the running call's instant
+// are derived, not saved).
+static_assert(sizeof(ClusterState) == 1776, "ClusterState changed: update lib/adapter/snapshot_*.cc");
 // 680 since the pending queues are grouped by equivalence class: the grouping is derived from the
 // records on restore, nothing new is saved.
 static_assert(sizeof(ClusterQueueState) == 680, "ClusterQueueState changed: update lib/adapter/snapshot_*.cc");

@@ -104,7 +104,8 @@ TEST_CASE("a historical share's fraction of a unit counts") {
   CHECK(b.WeightedShareCeil() == 375);
 }
 
-// A two-queue cohort: queue 1 borrows what `SetBorrowed` says from the lender, queue 2.
+// A two-queue cohort: queue 1 borrows what `SetBorrowed` says from the lender, queue 2. `Call`
+// is what an engine call at `t` does: evaluate, change the borrowing (or not), commit.
 struct Cohort {
   QuotaTree tree;
   NodeIndex root, borrower, lender;
@@ -124,28 +125,32 @@ struct Cohort {
     if (v < borrowed) tree.RemoveUsage(borrower, FrId(0), borrowed - v);
     borrowed = v;
   }
+  void Call(UsageHistory& h, int64_t t, int64_t b, Duration half_life) {
+    h.Evaluate(Time{t}, half_life);
+    SetBorrowed(b);
+    h.Commit(tree, half_life);
+  }
 };
 
 TEST_CASE("UsageHistory follows b + (h0 - b)·2^-(t - t0)/T") {
   const Duration half_life{24 * kHour};
   Cohort c;
   UsageHistory h;
-  h.Advance(c.tree, Time{0}, half_life);
-  c.SetBorrowed(8);
-  h.Advance(c.tree, Time{24 * kHour}, half_life);
+  c.Call(h, 0, 8, half_life);
+  h.Evaluate(Time{24 * kHour}, half_life);
   CHECK(h.Q32(c.borrower, 0) == (u128{4} << 32));
-  h.Advance(c.tree, Time{48 * kHour}, half_life);
+  c.Call(h, 48 * kHour, 0, half_life);  // evaluated at 48 h, before the change
   CHECK(h.Q32(c.borrower, 0) == (u128{6} << 32));
-  c.SetBorrowed(0);
-  h.Advance(c.tree, Time{72 * kHour}, half_life);
+  h.Evaluate(Time{72 * kHour}, half_life);
   CHECK(h.Q32(c.borrower, 0) == (u128{3} << 32));
   CHECK(h.Q32(c.lender, 0) == 0);
   CHECK(h.Q32(c.root, 0) == 0);
   CHECK(h.Q32(99, 0) == 0);
-  // Time that runs backwards stands still.
-  h.Advance(c.tree, Time{10 * kHour}, half_life);
-  CHECK(h.Q32(c.borrower, 0) == (u128{3} << 32));
-  CHECK(h.last_us() == 72 * kHour);
+  // A query (Evaluate without Commit) leaves what a snapshot keeps as it was.
+  CHECK(h.last_us() == 48 * kHour);
+  // Time that runs backwards stands still at the latest instant committed.
+  h.Evaluate(Time{10 * kHour}, half_life);
+  CHECK(h.Q32(c.borrower, 0) == (u128{6} << 32));  // H(48 h)
 }
 
 TEST_CASE("UsageHistory: calls in quiet stretches change nothing, and it tracks the exact curve") {
@@ -156,23 +161,25 @@ TEST_CASE("UsageHistory: calls in quiet stretches change nothing, and it tracks 
     UsageHistory hs, hd;
     long double exact = 0;  // H in base units, by the continuous formula
     int64_t t = rng.Between(-kHour, kHour), b = 0;
-    hs.Advance(sparse.tree, Time{t}, half_life);
-    hd.Advance(dense.tree, Time{t}, half_life);
+    sparse.Call(hs, t, 0, half_life);
+    dense.Call(hd, t, 0, half_life);
     for (int step = 0; step < 60; ++step) {
       const int64_t next = t + rng.Between(0, 30 * kHour);
-      // Quiet calls in between, only on `dense`.
-      for (int k = static_cast<int>(rng.Between(0, 3)); k > 0; --k)
-        hd.Advance(dense.tree, Time{rng.Between(t, next)}, half_life);
-      hd.Advance(dense.tree, Time{next}, half_life);
-      hs.Advance(sparse.tree, Time{next}, half_life);
+      // Quiet calls and queries in between, only on `dense`.
+      for (int k = static_cast<int>(rng.Between(0, 3)); k > 0; --k) {
+        const int64_t at = rng.Between(t, next);
+        if (rng.OneIn(2)) dense.Call(hd, at, b, half_life);
+        else hd.Evaluate(Time{at}, half_life);
+      }
       exact = b + (exact - b) * std::exp2l(-static_cast<long double>(next - t) / half_life.us);
+      b = rng.OneIn(3) ? 0 : rng.Between(1, 1000);
+      sparse.Call(hs, next, b, half_life);
+      dense.Call(hd, next, b, half_life);
       INFO("seed " << seed << " step " << step);
       REQUIRE(hs.Q32(sparse.borrower, 0) == hd.Q32(dense.borrower, 0));
+      REQUIRE(hs.anchors() == hd.anchors());
       const long double got = static_cast<long double>(hs.Q32(sparse.borrower, 0)) / 4294967296.0L;
       CHECK(std::fabs(got - exact) <= 1e-6L * (1 + exact));
-      b = rng.OneIn(3) ? 0 : rng.Between(1, 1000);
-      sparse.SetBorrowed(b);
-      dense.SetBorrowed(b);
       t = next;
     }
   }
@@ -182,16 +189,12 @@ TEST_CASE("UsageHistory: Restore from the anchors gives the same values") {
   const Duration half_life{6 * kHour};
   Cohort c;
   UsageHistory h;
-  h.Advance(c.tree, Time{0}, half_life);
-  c.SetBorrowed(5);
-  h.Advance(c.tree, Time{kHour}, half_life);
-  c.SetBorrowed(2);
-  h.Advance(c.tree, Time{4 * kHour}, half_life);
+  c.Call(h, 0, 5, half_life);
+  c.Call(h, kHour, 2, half_life);
+  c.Call(h, 4 * kHour, 2, half_life);
   UsageHistory copy;
-  copy.Restore(h.started(), h.last_us(), h.anchors(), half_life);
-  CHECK(copy.Q32(c.borrower, 0) == h.Q32(c.borrower, 0));
-  h.Advance(c.tree, Time{9 * kHour}, half_life);
-  copy.Advance(c.tree, Time{9 * kHour}, half_life);
+  copy.Restore(h.started(), h.last_us(), h.anchors());
+  for (UsageHistory* x : {&h, &copy}) x->Evaluate(Time{9 * kHour}, half_life);
   CHECK(copy.Q32(c.borrower, 0) == h.Q32(c.borrower, 0));
   // From below 2 towards 2: the history of 5 for an hour is mostly gone, 2 not yet reached.
   CHECK(h.Q32(c.borrower, 0) > (u128{1} << 32));

@@ -92,7 +92,7 @@ class Scheduler {
     result_.status = absl::OkStatus();
     result_.cycle = s_.cycle;
     preemptor_.SetCycle(s_.cycle);
-    s_.AdvanceHistory();  // historical fair share (docs/semantics.md §11.8); a no-op when off
+    s_.EvaluateHistory();  // historical fair share (docs/semantics.md §11.8); a no-op when off
     if (!s_.thrash.timers.empty()) ExpireTimers(s_);
     if (WaitForPodsReadyOn(s_)) ExpirePodsReady(s_, result_.events);  // docs/semantics.md §1.7.2
     CollectHeads();
@@ -114,6 +114,7 @@ class Scheduler {
     tentative_.clear();
     for (Entry& e : entries_)
       if (!e.admitted) Requeue(e);
+    s_.CommitHistory();
     return result_;
   }
 

@@ -223,10 +223,14 @@ class ClusterState {
   /// Timers and cycle-detector memory of the anti-thrash policies (qm/solver/anti_thrash.h).
   ThrashState thrash;
   /// The historical fair share's decayed borrowing (docs/semantics.md §11.8); untouched unless
-  /// `config.fair_sharing.historical` is on. `AdvanceHistory` brings it to now.
+  /// `config.fair_sharing.historical` is on. A call or cycle evaluates it at its instant before it
+  /// changes anything, and commits the changes it made once it has succeeded.
   UsageHistory history;
-  void AdvanceHistory() {
-    if (config.fair_sharing.historical.enabled) history.Advance(tree, Now(), config.fair_sharing.historical.half_life);
+  void EvaluateHistory() {
+    if (config.fair_sharing.historical.enabled) history.Evaluate(Now(), config.fair_sharing.historical.half_life);
+  }
+  void CommitHistory() {
+    if (config.fair_sharing.historical.enabled) history.Commit(tree, config.fair_sharing.historical.half_life);
   }
 
   /// A new, empty admission record in this engine's pool.

@@ -8,16 +8,19 @@
 //   H(t) = b + (H(t0) − b) · 2^(−(t − t0)/T).
 //
 // b only changes inside engine calls, so the history keeps one anchor (t0, H(t0), b) per node and
-// resource and moves it only when it sees that b has changed since the last call: an extra call
-// in a quiet stretch (a query, a cycle that admits nothing) changes nothing. Every value is an
-// integer: H is kept in units of 2^-32 of the resource's base unit, 2^(−x) is computed to 32
-// fractional bits by the integer procedure of `DecayQ32`, and the only rounding is a floor,
+// resource. A call evaluates H at its instant before it changes anything (`Evaluate`), and once it
+// has succeeded, starts a new stretch for each node and resource whose b it changed (`Commit`): an
+// extra call in a quiet stretch (a query, a cycle that admits nothing) changes no value. Every
+// value is an integer: H is kept in units of 2^-32 of the resource's base unit, 2^(−x) is computed
+// to 32 fractional bits by the integer procedure of `DecayQ32`, and the only rounding is a floor,
 // applied when an anchor moves. The same calls at the same instants give the same bits on every
 // machine, and the value at an instant does not depend on how often the engine was called.
 //
 // Costs, for N tree nodes and R resources:
-//   Advance(now) ....... O(N·R) when time has moved (one DecayQ32 of O(40) per node and resource
-//                        whose history differs from its borrowing), O(1) when it has not
+//   Evaluate(now) ...... O(N·R) when the instant differs from the last evaluation (one DecayQ32 of
+//                        O(40) per node and resource whose history differs from its borrowing),
+//                        O(1) when it does not
+//   Commit ............. O(N·R) comparisons, after every call and cycle that succeeded
 //   Q32(node, r) ....... O(1)
 #ifndef QM_STATE_USAGE_HISTORY_H_
 #define QM_STATE_USAGE_HISTORY_H_
@@ -95,6 +98,10 @@ constexpr uint64_t DecayQ32(int64_t elapsed, int64_t half_life) {
 }
 
 /// The decayed borrowing history of every quota-tree node (see the top of this file).
+///
+/// What a snapshot keeps (`started`, `last_us`, the anchors) changes only in `Commit`, at the end of
+/// an engine call or cycle that succeeded: a query, or a call that failed and changed nothing, leaves
+/// it as it was. `Evaluate` only refreshes the values shares read.
 class UsageHistory {
  public:
   using u128 = internal::u128;
@@ -104,43 +111,55 @@ class UsageHistory {
     int64_t t0 = 0;   ///< µs since the epoch
     u128 h0 = 0;      ///< H(t0), Q32
     int64_t b = 0;    ///< what the node borrowed from t0 on (base units, ≥ 0)
+    friend bool operator==(const Anchor&, const Anchor&) = default;
   };
 
-  /// Brings the history to `now`: where a node's borrowing differs from its anchor's, the anchor
-  /// moves to the previous call's instant (when the change was made); then every H is evaluated at
-  /// `now`. Time that runs backwards is taken as standing still.
-  void Advance(const QuotaTree& tree, Time now, Duration half_life) {
-    const bool first = !started_;
-    if (first) {
-      started_ = true;
-      last_us_ = now.us;
-    } else if (now.us <= last_us_) {
-      // No time has passed: H(last_us_) stands, and a change of b made since is found at the next
-      // call that moves time, anchored at last_us_ all the same.
-      return;
+  /// At the start of a call, cycle or query: every H at `now` (time that runs backwards stands
+  /// still at the latest instant committed). O(1) when nothing moved since the last evaluation.
+  void Evaluate(Time now, Duration half_life) {
+    const int64_t t = started_ ? std::max(now.us, last_us_) : now.us;
+    call_us_ = t;
+    if (evaluated_ && t == evaluated_us_ && current_.size() == anchors_.size()) return;
+    current_.resize(anchors_.size());
+    for (size_t n = 0; n < anchors_.size(); ++n) {
+      current_[n].resize(anchors_[n].size());
+      for (size_t r = 0; r < anchors_[n].size(); ++r) current_[n][r] = At(anchors_[n][r], t, half_life.us);
     }
-    Grow(tree);
+    evaluated_ = true;
+    evaluated_us_ = t;
+  }
+
+  /// At the end of a call or cycle that succeeded, at the instant its `Evaluate` read: every node
+  /// and resource whose borrowing changed during it starts a new stretch there (H is continuous, so
+  /// from H at that instant). The first commit starts the history. O(N·R).
+  void Commit(const QuotaTree& tree, Duration half_life) {
+    const int64_t t = started_ ? std::max(call_us_, last_us_) : call_us_;
+    if (!started_) {
+      started_ = true;
+      evaluated_ = false;  // anchors begin now
+    }
+    if (anchors_.size() < tree.node_count()) anchors_.resize(tree.node_count());
+    bool moved = false;
     for (NodeIndex n = 0; n < tree.node_count(); ++n) {
       const auto& borrowed = tree.node(n).borrowed;
       std::vector<Anchor>& anchors = anchors_[n];
-      std::vector<u128>& current = current_[n];
+      if (anchors.size() < borrowed.size()) anchors.resize(borrowed.size(), Anchor{t, 0, 0});
       for (size_t r = 0; r < borrowed.size(); ++r) {
         Anchor& a = anchors[r];
         const int64_t b = std::max<int64_t>(0, ClampAmount(borrowed[r]));
-        if (b != a.b) {
-          // Changed during the call at last_us_ (nothing changes between calls): H is continuous,
-          // so the new stretch starts from H(last_us_), which `current` holds.
-          a.t0 = last_us_;
-          a.h0 = current[r];
-          a.b = b;
-        }
-        current[r] = Evaluate(a, now.us, half_life.us);
+        if (b == a.b) continue;
+        a.h0 = At(a, t, half_life.us);
+        a.t0 = t;
+        a.b = b;
+        moved = true;
       }
     }
-    last_us_ = now.us;
+    last_us_ = t;
+    // H at t is unchanged by a new stretch that starts at t, but new nodes need their rows.
+    if (moved || current_.size() != anchors_.size()) evaluated_ = false;
   }
 
-  /// H of node `n` and resource `r` at the last `Advance`, in Q32 (0 for a node or resource the
+  /// H of node `n` and resource `r` at the last `Evaluate`, in Q32 (0 for a node or resource the
   /// history has not seen yet).
   u128 Q32(NodeIndex n, uint32_t r) const {
     if (n >= current_.size() || r >= current_[n].size()) return 0;
@@ -158,21 +177,17 @@ class UsageHistory {
   bool started() const { return started_; }
   int64_t last_us() const { return last_us_; }
   const std::vector<std::vector<Anchor>>& anchors() const { return anchors_; }
-  /// Restores a saved history; `current` is recomputed by the next `Advance`, which every engine
-  /// call makes before it reads a share.
-  void Restore(bool started, int64_t last_us, std::vector<std::vector<Anchor>> anchors, Duration half_life) {
+  /// Restores a saved history; the next `Evaluate` computes the values.
+  void Restore(bool started, int64_t last_us, std::vector<std::vector<Anchor>> anchors) {
     started_ = started;
     last_us_ = last_us;
     anchors_ = std::move(anchors);
-    current_.assign(anchors_.size(), {});
-    for (size_t n = 0; n < anchors_.size(); ++n) {
-      current_[n].resize(anchors_[n].size());
-      for (size_t r = 0; r < anchors_[n].size(); ++r) current_[n][r] = Evaluate(anchors_[n][r], last_us_, half_life.us);
-    }
+    current_.clear();
+    evaluated_ = false;
   }
 
  private:
-  static u128 Evaluate(const Anchor& a, int64_t now_us, int64_t half_life_us) {
+  static u128 At(const Anchor& a, int64_t now_us, int64_t half_life_us) {
     const u128 target = static_cast<u128>(static_cast<uint64_t>(a.b)) << 32;
     if (a.h0 == target) return target;
     // h0 and target are below 2^95, the factor at most 2^32: the product fits a signed 128 bits.
@@ -182,28 +197,15 @@ class UsageHistory {
     return static_cast<u128>(static_cast<WideAmount>(target) + decayed);
   }
 
-  // New nodes and resources start with no history, anchored at the previous call's instant (they
-  // appeared during it).
-  void Grow(const QuotaTree& tree) {
-    if (anchors_.size() < tree.node_count()) {
-      anchors_.resize(tree.node_count());
-      current_.resize(tree.node_count());
-    }
-    for (NodeIndex n = 0; n < tree.node_count(); ++n) {
-      const size_t r = tree.node(n).borrowed.size();
-      if (anchors_[n].size() < r) {
-        const size_t old = anchors_[n].size();
-        anchors_[n].resize(r);
-        current_[n].resize(r);
-        for (size_t i = old; i < r; ++i) anchors_[n][i].t0 = last_us_;
-      }
-    }
-  }
-
+  // Saved (docs/snapshot-format.md).
   bool started_ = false;
-  int64_t last_us_ = 0;  ///< the instant of the last Advance, which `current_` is evaluated at
+  int64_t last_us_ = 0;  ///< the latest instant committed
   std::vector<std::vector<Anchor>> anchors_;  ///< [node][resource]
-  std::vector<std::vector<u128>> current_;    ///< [node][resource]: H at last_us_, Q32; derived
+  // Derived: the values at `evaluated_us_`, and the instant of the running call.
+  std::vector<std::vector<u128>> current_;  ///< [node][resource], Q32
+  bool evaluated_ = false;
+  int64_t evaluated_us_ = 0;
+  int64_t call_us_ = 0;
 };
 
 /// The historical share of node `n` (docs/semantics.md §11.8): the dominant resource share with
