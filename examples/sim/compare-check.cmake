@@ -60,11 +60,7 @@ function(queue_p99 out run queue)
   set(${out} "${v}" PARENT_SCOPE)
 endfunction()
 
-macro(expect condition)
-  if(NOT (${ARGV}))
-    message(FATAL_ERROR "examples/sim/README.md claims: ${ARGV}")
-  endif()
-endmacro()
+include(${CMAKE_CURRENT_LIST_DIR}/readme-claims.cmake)
 
 set(LEND 0)
 set(DONT 1)

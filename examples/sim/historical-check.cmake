@@ -55,11 +55,7 @@ function(team_gpu_hours out json run team)
   message(FATAL_ERROR "run ${run}: no GPU-hours for team ${team}")
 endfunction()
 
-macro(expect condition)
-  if(NOT (${ARGV}))
-    message(FATAL_ERROR "examples/sim/README.md claims: ${ARGV}")
-  endif()
-endmacro()
+include(${CMAKE_CURRENT_LIST_DIR}/readme-claims.cmake)
 
 # Days 1-6: research is idle; training and inference borrow all the time, and get the same
 # GPU-hours (to the hour) in both runs: history changes who gets the pool little while both use it.

@@ -23,11 +23,7 @@ if(NOT rc EQUAL 3)
   message(FATAL_ERROR "qm simulate --compare exited with ${rc}, expected 3 (a livelock)")
 endif()
 
-macro(expect condition)
-  if(NOT (${ARGV}))
-    message(FATAL_ERROR "examples/sim/README.md claims: ${ARGV}")
-  endif()
-endmacro()
+include(${CMAKE_CURRENT_LIST_DIR}/readme-claims.cmake)
 
 # Per run: its figures as variables <name>_<key>. CMake reparses a document on every GET, so each
 # run's object (about 650 KB with its series) and then its small groups array are taken out once.
