@@ -5,6 +5,7 @@
 #define QM_BENCH_BENCH_UTIL_H_
 
 #include <malloc.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include <algorithm>
@@ -27,6 +28,13 @@ inline int64_t ThreadCpuNs() {
   timespec ts{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+/// Minor page faults of this thread so far (first touches of fresh memory: issue 27's page zeroing).
+inline int64_t ThreadMinorFaults() {
+  rusage ru{};
+  getrusage(RUSAGE_THREAD, &ru);
+  return static_cast<int64_t>(ru.ru_minflt);
 }
 
 /// Set when a benchmark reported a wrong result; `main` (bench_main.cc) returns 1 then.
