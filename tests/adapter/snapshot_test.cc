@@ -400,6 +400,37 @@ TEST_CASE("Snapshot: the historical share's settings and history are saved and r
     CHECK(x->GetClusterQueue("a")->weighted_share == 250);
   }
   CHECK(MustSave(*restored) == MustSave(e));
+
+  // Damaged history: each refused with DataLoss naming the history (anchor layout:
+  // docs/snapshot-format.md, HIST).
+  const std::string good = MustSave(e);
+  const size_t hist = good.rfind("HIST");
+  REQUIRE(hist != std::string::npos);
+  const size_t first_anchor = hist + 4 + 8 + 1 + 8 + 4 + 4;  // tag, length, started, last, nodes, resources
+  auto put_i64 = [](std::string& b, size_t at, int64_t v) {
+    for (int i = 0; i < 8; ++i) b[at + static_cast<size_t>(i)] = static_cast<char>(static_cast<uint8_t>(static_cast<uint64_t>(v) >> (8 * i)));
+  };
+  struct Damage {
+    size_t offset;
+    int64_t value;
+    const char* expect;
+  };
+  for (const Damage& d : {Damage{first_anchor + 24, -1, "anchor out of range"},                    // b < 0
+                          Damage{first_anchor + 16, int64_t{1} << 40, "anchor out of range"},      // h0 ≥ 2^95
+                          Damage{first_anchor, int64_t{1} << 62, "anchor out of range"},           // t0 after last
+                          Damage{hist + 4 + 8 + 1 + 8, 1 << 30, "history"}}) {                     // too many nodes
+    std::string bad = good;
+    if (d.offset == hist + 4 + 8 + 1 + 8) {
+      for (int i = 0; i < 4; ++i) bad[d.offset + static_cast<size_t>(i)] = static_cast<char>(static_cast<uint8_t>(d.value >> (8 * i)));
+    } else {
+      put_i64(bad, d.offset, d.value);
+    }
+    FixChecksum(bad);
+    const absl::StatusOr<Engine> r = Engine::Restore(bad);
+    INFO("offset " << d.offset - hist << " in HIST");
+    REQUIRE_FALSE(r.ok());
+    CHECK(std::string(r.status().message()).find(d.expect) != std::string::npos);
+  }
 }
 
 TEST_CASE("Snapshot: refill mode is saved and restored", "[adapter][snapshot]") {
