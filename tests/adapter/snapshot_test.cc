@@ -330,39 +330,31 @@ TEST_CASE("Snapshot: truncated and corrupted snapshots are errors", "[adapter][s
   }
 }
 
-TEST_CASE("Snapshot: a format-3 snapshot (before refill mode) still restores, with refill off", "[adapter][snapshot]") {
-  // data/format-3.snapshot: `qm run --save` of data/snapshot-cli-save.yaml by a build that wrote
-  // format 3 (cq has 2 cpu; a and b admitted, c waiting).
-  std::ifstream in(std::string(QM_TESTS_DIR) + "/adapter/data/format-3.snapshot", std::ios::binary);
+// data/format-N.snapshot: `qm run --save` of data/snapshot-cli-save.yaml by a build that wrote
+// format N (cq has 2 cpu; a and b admitted, c waiting). Restores it, checks that state, and that
+// saved again it is the current format and restores to the same bytes.
+Engine RestoreOldFormat(int version) {
+  std::ifstream in(fmt::format("{}/adapter/data/format-{}.snapshot", QM_TESTS_DIR, version), std::ios::binary);
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   REQUIRE(bytes.size() > 32);
-  REQUIRE(bytes[8] == 3);
+  REQUIRE(bytes[8] == version);
   absl::StatusOr<Engine> e = Engine::Restore(bytes);
   REQUIRE(e.ok());
-  CHECK_FALSE(e->config().refill.enabled);
   CHECK(e->GetWorkload("default", "a")->state == WorkloadState::kAdmitted);
   CHECK(e->GetWorkload("default", "c")->state == WorkloadState::kPending);
-  // Saved again, it is the current format, and restores to the same state.
   const std::string again = MustSave(*e);
   CHECK(again[8] == 5);
   CHECK(MustSave(*Engine::Restore(again)) == again);
+  return *std::move(e);
+}
+
+TEST_CASE("Snapshot: a format-3 snapshot (before refill mode) still restores, with refill off", "[adapter][snapshot]") {
+  CHECK_FALSE(RestoreOldFormat(3).config().refill.enabled);
 }
 
 TEST_CASE("Snapshot: a format-4 snapshot (before the historical share) still restores, with it off", "[adapter][snapshot]") {
-  // data/format-4.snapshot: `qm run --save` of data/snapshot-cli-save.yaml by a build that wrote
-  // format 4 (0875763).
-  std::ifstream in(std::string(QM_TESTS_DIR) + "/adapter/data/format-4.snapshot", std::ios::binary);
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  REQUIRE(bytes.size() > 32);
-  REQUIRE(bytes[8] == 4);
-  absl::StatusOr<Engine> e = Engine::Restore(bytes);
-  REQUIRE(e.ok());
-  CHECK_FALSE(e->config().fair_sharing.historical.enabled);
-  CHECK(e->GetWorkload("default", "a")->state == WorkloadState::kAdmitted);
-  CHECK(e->GetWorkload("default", "c")->state == WorkloadState::kPending);
-  const std::string again = MustSave(*e);
-  CHECK(again[8] == 5);
-  CHECK(MustSave(*Engine::Restore(again)) == again);
+  // Saved by 0875763.
+  CHECK_FALSE(RestoreOldFormat(4).config().fair_sharing.historical.enabled);
 }
 
 TEST_CASE("Snapshot: the historical share's settings and history are saved and restored", "[adapter][snapshot]") {
