@@ -16,8 +16,9 @@
 //   processing ................... O(H · (|P ∪ T|·|W|·d))
 //   requeue ...................... O(H log n), plus O(log C + m) to park an equivalence class of m
 //                                  (C classes in the queue, qm/queue/class_queue.h)
-//   historical share (opt-in) .... O(N·R) for N tree nodes when time has moved since the last call
-//                                  (qm/state/usage_history.h), 0 when off
+//   historical share (opt-in) .... O(N·R) for N tree nodes: an evaluation when the instant moved,
+//                                  and the commit of the cycle's changes (qm/state/usage_history.h);
+//                                  0 when off
 // The cost does not depend on how many workloads hold quota.
 #ifndef QM_SOLVER_SCHEDULER_H_
 #define QM_SOLVER_SCHEDULER_H_
