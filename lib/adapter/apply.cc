@@ -297,6 +297,7 @@ void EngineState::UpdateSortedQueues(ClusterQueueId id) {
   const bool listed = pos != s.cqs_by_name.end() && *pos == id;
   if (s.cq(id).exists && !listed) s.cqs_by_name.insert(pos, id);
   if (!s.cq(id).exists && listed) s.cqs_by_name.erase(pos);
+  if (s.cq(id).exists != listed) s.QueuesListed();
 }
 
 void EngineState::ApplyClusterQueue(const ClusterQueueSpec& spec) {
@@ -413,6 +414,7 @@ void EngineState::UpdateActive(ClusterQueueId id) {
   }
   cq.active = cq.exists && why.empty();
   if (cq.active) {
+    s.MayHaveHead(id);
     cq.active_message = "Can admit new workloads";
   } else {
     cq.active_message = "Can't admit new workloads: ";

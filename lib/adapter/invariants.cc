@@ -243,6 +243,23 @@ class Checker {
     return absl::OkStatus();
   }
 
+  // A queue the next cycle could take a head from must be marked for it (ClusterState::head_candidates),
+  // or the cycle would pass it by.
+  absl::Status CheckHeadCandidates() {
+    const auto& ranks = s_.cq_rank;
+    for (uint32_t rank = 0; rank < s_.cqs_by_name.size(); ++rank) {
+      const ClusterQueueId id = s_.cqs_by_name[rank];
+      if (id.value >= ranks.size() || ranks[id.value] != rank || rank / 64 >= s_.head_candidates.size())
+        return Violation(fmt::format("ClusterQueue '{}': its place in the name order ({}) is not recorded", s_.cq(id).name, rank));
+      const ClusterQueueState& cq = s_.cq(id);
+      const bool marked = (s_.head_candidates[rank / 64] >> (rank % 64)) & 1;
+      if (cq.active && !cq.heap.empty() && !marked)
+        return Violation(fmt::format("ClusterQueue '{}' has workloads to nominate but the next cycle would not look at it",
+                                     cq.name));
+    }
+    return absl::OkStatus();
+  }
+
   absl::Status CheckPendingQueues() {
     std::vector<uint8_t> seen(s_.workloads.size(), 0);
     for (uint32_t c = 0; c < s_.cqs.size(); ++c) {
@@ -257,6 +274,7 @@ class Checker {
         return Violation(fmt::format("ClusterQueue '{}': its sticky preemptor slot {} does not resolve", cq.name,
                                      cq.sticky_preemptor.value));
     }
+    QM_RETURN_IF_ERROR(CheckHeadCandidates());
     for (uint64_t key : s_.unqueued) {
       const WorkloadId id = UnqueuedId(key);
       if (id.value >= s_.workloads.size() || s_.wl(id).deleted)

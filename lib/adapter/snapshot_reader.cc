@@ -565,6 +565,7 @@ absl::Status ReadState(std::string_view payload, size_t base, uint32_t version, 
   QM_RETURN_IF_ERROR(ValidateThrash(s));
   QM_RETURN_IF_ERROR(Link(s, p));
   QM_RETURN_IF_ERROR(CheckTree(s));
+  s.QueuesListed();  // derived, not saved: every queue is looked at by the first cycle
   return RestoreHistory(std::move(history), s);
 }
 

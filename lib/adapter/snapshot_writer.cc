@@ -37,7 +37,8 @@ static_assert(sizeof(EngineConfig) == 336, "EngineConfig changed: update lib/ada
 // 1776 since format 5: the config's `fair_sharing.historical` (16) and `history` (88), saved in HIST
 // (started, last instant committed, anchors; its evaluated values and the running call's instant
 // are derived, not saved).
-static_assert(sizeof(ClusterState) == 1776, "ClusterState changed: update lib/adapter/snapshot_*.cc");
+// 1824: `head_candidates` and `cq_rank` (48), derived from the queues on restore, not saved.
+static_assert(sizeof(ClusterState) == 1824, "ClusterState changed: update lib/adapter/snapshot_*.cc");
 // 680 since the pending queues are grouped by equivalence class: the grouping is derived from the
 // records on restore, nothing new is saved.
 static_assert(sizeof(ClusterQueueState) == 680, "ClusterQueueState changed: update lib/adapter/snapshot_*.cc");

@@ -170,6 +170,7 @@ inline void Enqueue(ClusterState& s, WorkloadId id) {
   }
   w.place = QueuePlace::kActive;
   cq.heap.insert(PendingKeyOf(s, id), PendingClassOf(w));
+  s.MayHaveHead(cq_id);
 }
 
 /// Parks a pending workload of `cq` in its inadmissible set.
@@ -225,6 +226,7 @@ inline void FlushClusterQueue(ClusterState& s, ClusterQueueId cq_id) {
     cq.heap.InsertSet(cls, std::move(members));
     for (const PendingKey& k : stay) cq.inadmissible.insert(k, cls);
   }
+  if (!cq.heap.empty()) s.MayHaveHead(cq_id);
 }
 
 /// A flush request for `cq` (docs/semantics.md §3.8): applies to every ClusterQueue of its cohort tree.

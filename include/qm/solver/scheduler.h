@@ -8,7 +8,8 @@
 //
 // Cost of one cycle with Q active ClusterQueues (heads H ≤ Q), tree depth d, P pod sets, G groups
 // and F flavors per group:
-//   heads ........................ O(Q + H log n)        (n pending per queue)
+//   heads ........................ O(Q/64 + M + H log n) (n pending per queue; M ≥ H queues marked
+//                                  as maybe having a head, ClusterState::head_candidates)
 //   nomination ................... O(H · P·G·F·R·d) plus the preemption searches that are needed
 //                                  (see preemption.h / fair_sharing.h)
 //   ordering ..................... classical O(H log H); fair sharing O(H log H) to group the heads
@@ -24,6 +25,7 @@
 #define QM_SOLVER_SCHEDULER_H_
 
 #include <algorithm>
+#include <bit>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -173,18 +175,27 @@ class Scheduler {
     bool admitted = false;
   };
 
+  // Visits only the queues marked in `head_candidates`, in name order, and unmarks those that have
+  // no head: O(Q/64 + marked) instead of O(Q).
   void CollectHeads() {
     entries_.clear();
-    for (uint32_t rank = 0; rank < s_.cqs_by_name.size(); ++rank) {
-      const ClusterQueueId id = s_.cqs_by_name[rank];
-      const ClusterQueueState& cq = s_.cq(id);
-      if (!cq.active || (cq.heap.empty() && !cq.sticky_preemptor.valid())) continue;
-      const WorkloadId head = PopHead(s_, id);
-      if (!head.valid()) continue;
-      Entry& e = entries_.emplace_back();
-      e.wl = head;
-      e.cq = id;
-      e.rank = rank;
+    std::vector<uint64_t>& marks = s_.head_candidates;
+    for (size_t word = 0; word < marks.size(); ++word) {
+      for (uint64_t bits = marks[word]; bits != 0; bits &= bits - 1) {
+        const uint32_t rank = static_cast<uint32_t>(word * 64 + static_cast<size_t>(std::countr_zero(bits)));
+        const ClusterQueueId id = s_.cqs_by_name[rank];
+        const ClusterQueueState& cq = s_.cq(id);
+        // A sticky preemptor is a head only while it waits in the active queue (PopHead).
+        const WorkloadId head = cq.active && !cq.heap.empty() ? PopHead(s_, id) : WorkloadId();
+        if (!head.valid()) {
+          marks[word] &= ~(uint64_t{1} << (rank % 64));
+          continue;
+        }
+        Entry& e = entries_.emplace_back();
+        e.wl = head;
+        e.cq = id;
+        e.rank = rank;
+      }
     }
   }
 
@@ -800,6 +811,7 @@ class Scheduler {
     if (to_heap) {
       w.place = QueuePlace::kActive;
       cq.heap.insert(PendingKeyOf(s_, e.wl), PendingClassOf(w));
+      s_.MayHaveHead(e.cq);
     } else {
       w.place = QueuePlace::kInadmissible;
       cq.inadmissible.insert(PendingKeyOf(s_, e.wl), PendingClassOf(w));

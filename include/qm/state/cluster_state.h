@@ -233,6 +233,28 @@ class ClusterState {
     if (config.fair_sharing.historical.enabled) history.Commit(tree, config.fair_sharing.historical.half_life);
   }
 
+  /// Which ClusterQueues a cycle visits for a head, so a cycle costs O(queues with heads) rather
+  /// than O(every queue): with a standing backlog most queues have parked everything and wait.
+  /// One bit per position in `cqs_by_name`. Whatever may give a queue a head (a workload entering
+  /// its active queue, the queue turning active) sets the bit; the cycle clears it when it finds the
+  /// queue inactive or its active queue empty (a sticky preemptor waits in the active queue). A bit set in excess costs one look, never a decision.
+  std::vector<uint64_t> head_candidates;
+  std::vector<uint32_t> cq_rank;  ///< indexed by ClusterQueueId: position in `cqs_by_name`, or kNoRank
+  static constexpr uint32_t kNoRank = UINT32_MAX;
+  /// Marks `id` for the next cycle's look for heads.
+  void MayHaveHead(ClusterQueueId id) {
+    if (id.value >= cq_rank.size() || cq_rank[id.value] == kNoRank) return;  // unlisted: QueuesListed marks all
+    const uint32_t rank = cq_rank[id.value];
+    head_candidates[rank / 64] |= uint64_t{1} << (rank % 64);
+  }
+  /// Re-derives the ranks after `cqs_by_name` changed, and marks every queue.
+  void QueuesListed() {
+    cq_rank.assign(cqs.size(), kNoRank);
+    for (uint32_t rank = 0; rank < cqs_by_name.size(); ++rank) cq_rank[cqs_by_name[rank].value] = rank;
+    head_candidates.assign((cqs_by_name.size() + 63) / 64, ~uint64_t{0});
+    if (cqs_by_name.size() % 64 != 0) head_candidates.back() = (uint64_t{1} << (cqs_by_name.size() % 64)) - 1;
+  }
+
   /// A new, empty admission record in this engine's pool.
   AdmissionPtr NewAdmission() { return AdmissionPtr(new (admission_pool.Allocate()) AdmissionRecord()); }
 
