@@ -441,6 +441,7 @@ class Scheduler {
       lo = hi;
     }
     if (views_.size() < n) views_.resize(n);
+    views_at_.assign(n, kNoViews);
     entry_at_node_.assign(s_.tree.node_count(), SIZE_MAX);
     first_remaining_ = 0;
   }
@@ -456,13 +457,18 @@ class Scheduler {
     }
     // Views of every remaining entry of this tree, at each depth of its path. In entry order, so a
     // ClusterQueue's candidate in the tournament is its last remaining entry, as it always was.
+    // The views are a function of the tree's usage alone (quota, weights and the historical share
+    // do not change within a cycle): when no usage changed since this tree's last pick (its winner
+    // was not admitted and reserved nothing), they are still exact and are not computed again.
     const auto [lo, hi] = tree_of_[first];
+    const bool views_hold = views_at_[lo] == s_.tree.usage_changes();
     for (uint32_t k = lo; k < hi; ++k) {
       const size_t i = by_tree_[k];
       if (!remaining_[i]) continue;
       const Entry& e = entries_[i];
       const NodeIndex node = s_.cq(e.cq).node;
       entry_at_node_[node] = i;
+      if (views_hold) continue;
       views_[i].clear();
       AddUsage(s_, e.cq, e.assignment.usage);
       for (NodeIndex n = node; s_.tree.parent(n) != kNoNode; n = s_.tree.parent(n)) {
@@ -474,6 +480,7 @@ class Scheduler {
       }
       RemoveUsage(s_, e.cq, e.assignment.usage);
     }
+    views_at_[lo] = s_.tree.usage_changes();
     const size_t winner = Tournament(s_.tree.Root(cq.node));
     remaining_[winner] = false;
     for (uint32_t k = lo; k < hi; ++k) entry_at_node_[s_.cq(entries_[by_tree_[k]].cq).node] = SIZE_MAX;
@@ -855,6 +862,9 @@ class Scheduler {
   std::vector<size_t> entry_at_node_;  // per tree node: the remaining entry of that ClusterQueue, or SIZE_MAX
   size_t first_remaining_ = 0;
   std::vector<std::vector<std::pair<NodeIndex, LevelView>>> views_;
+  // Per tree (by the start of its range in by_tree_): the usage count its views were computed at.
+  static constexpr uint64_t kNoViews = UINT64_MAX;
+  std::vector<uint64_t> views_at_;
   std::vector<WorkloadId> victims_;
   absl::flat_hash_set<WorkloadId> victim_set_;  // lookup only
   absl::flat_hash_set<WorkloadId> seen_;        // lookup only

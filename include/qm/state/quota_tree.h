@@ -203,6 +203,7 @@ class QuotaTree {
   /// Adds `v` ≥ 0 of `fr` to node `n`: it first fills n's free guaranteed quota; only the excess
   /// reaches the parent.
   void AddUsage(NodeIndex n, FrId fr, int64_t v) {
+    ++usage_changes_;
     const uint32_t f = fr.value;
     const uint32_t r = fr_resource_[f].value;
     WideAmount left = v;
@@ -223,6 +224,7 @@ class QuotaTree {
   /// Removes `v` ≥ 0 of `fr` from node `n`: the exact inverse of AddUsage, since every sum on the
   /// way is exact (`WideAmount`), whatever the amounts.
   void RemoveUsage(NodeIndex n, FrId fr, int64_t v) {
+    ++usage_changes_;
     const uint32_t f = fr.value;
     const uint32_t r = fr_resource_[f].value;
     WideAmount left = v;
@@ -239,6 +241,10 @@ class QuotaTree {
       n = node.parent;
     }
   }
+
+  /// Counts AddUsage and RemoveUsage calls: what was computed from usage at one count still holds
+  /// while the count is the same (a simulation and its undo count twice, conservatively).
+  uint64_t usage_changes() const { return usage_changes_; }
 
   /// What node `n` can still take of `fr` now, possibly borrowing, clipped by every borrowing
   /// limit on the way up. Never negative.
@@ -362,6 +368,7 @@ class QuotaTree {
   std::vector<Node> nodes_;
   std::vector<ResourceId> fr_resource_;
   uint32_t resource_count_ = 0;
+  uint64_t usage_changes_ = 0;
 };
 
 }  // namespace qm
