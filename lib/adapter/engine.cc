@@ -1,6 +1,8 @@
 // The Engine facade: argument checking and name lookups around EngineState.
 #include "qm/adapter/engine.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <type_traits>
 #include <utility>
@@ -327,6 +329,39 @@ absl::Status Engine::SetNow(Time now) {
   if (state_->s.config.clock)
     return absl::FailedPreconditionError("the engine was given a clock; SetNow moves only the manual clock");
   state_->s.manual_now = now;
+  return absl::OkStatus();
+}
+
+absl::Status Engine::Reserve(int64_t workloads) {
+  QM_RETURN_IF_ERROR(Usable("Reserve"));
+  constexpr int64_t kMaxWorkloads = int64_t{UINT32_MAX} - 1;  // a WorkloadId is 32 bits, one value means none
+  if (workloads < 0)
+    return absl::InvalidArgumentError(fmt::format("Engine::Reserve: workloads is {}; it must not be negative", workloads));
+  if (workloads > kMaxWorkloads)
+    return absl::InvalidArgumentError(
+        fmt::format("Engine::Reserve: workloads is {}; an engine holds at most {}", workloads, kMaxWorkloads));
+  ClusterState& s = state_->s;
+  // What one reserved workload takes: its record, its admission record and a name-index slot.
+  const int64_t per_workload = static_cast<int64_t>(sizeof(WorkloadRecord) + sizeof(AdmissionRecord) + 16);
+  const int64_t needed = workloads * per_workload;
+#if defined(_SC_PHYS_PAGES)
+  const long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGESIZE);
+#else
+  const long pages = 0, page_size = 0;  // unknown: the allocations below say
+#endif
+  if (pages > 0 && page_size > 0 && needed / page_size > pages)
+    return absl::ResourceExhaustedError(fmt::format(
+        "Engine::Reserve: {} workloads need about {} MiB; this machine has {} MiB", workloads, needed >> 20,
+        (static_cast<int64_t>(pages) * page_size) >> 20));
+  const auto n = static_cast<size_t>(workloads);
+  try {
+    s.workloads.reserve(n);
+    s.workload_index.reserve(n);
+    s.admission_pool.Reserve(n);
+  } catch (const std::bad_alloc&) {
+    return absl::ResourceExhaustedError(
+        fmt::format("Engine::Reserve: out of memory reserving room for {} workloads", workloads));
+  }
   return absl::OkStatus();
 }
 

@@ -39,7 +39,8 @@ static_assert(sizeof(EngineConfig) == 336, "EngineConfig changed: update lib/ada
 // are derived, not saved).
 // 1824: `head_candidates` and `cq_rank` (48), derived from the queues on restore, not saved.
 // 1832: the quota tree's `usage_changes_` (8), a count for caches within one cycle, not saved.
-static_assert(sizeof(ClusterState) == 1832, "ClusterState changed: update lib/adapter/snapshot_*.cc");
+// 1856: the admission pool's reserved chunks (24), capacity only, not saved.
+static_assert(sizeof(ClusterState) == 1856, "ClusterState changed: update lib/adapter/snapshot_*.cc");
 // 680 since the pending queues are grouped by equivalence class: the grouping is derived from the
 // records on restore, nothing new is saved.
 static_assert(sizeof(ClusterQueueState) == 680, "ClusterQueueState changed: update lib/adapter/snapshot_*.cc");

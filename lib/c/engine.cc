@@ -215,6 +215,10 @@ QM_C_EXPORT qm_status qm_engine_set_now(qm_engine* engine, int64_t unix_micros) 
   });
 }
 
+QM_C_EXPORT qm_status qm_engine_reserve(qm_engine* engine, int64_t workloads) {
+  return RunOnEngine(engine, [&](qm::Engine& e, qm_engine&) -> absl::Status { return e.Reserve(workloads); });
+}
+
 QM_C_EXPORT qm_status qm_engine_next_timed_change(qm_engine* engine, int64_t* unix_micros,
                                                   int* has) {
   return RunOnEngine(engine, [&](qm::Engine& e, qm_engine&) -> absl::Status {

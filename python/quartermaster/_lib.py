@@ -15,7 +15,7 @@ from typing import Any, Optional
 
 from .errors import QuartermasterError
 
-API_VERSION = 6  # the QM_C_API_VERSION these declarations follow
+API_VERSION = 7  # the QM_C_API_VERSION these declarations follow
 
 c_char_p = ctypes.c_char_p
 c_int = ctypes.c_int
@@ -237,6 +237,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "qm_engine_last_error": (c_char_p, [_engine_p]),
     "qm_engine_now": (c_int, [_engine_p, P(c_int64)]),
     "qm_engine_set_now": (c_int, [_engine_p, c_int64]),
+    "qm_engine_reserve": (c_int, [_engine_p, c_int64]),
     "qm_engine_next_timed_change": (c_int, [_engine_p, P(c_int64), P(c_int)]),
     "qm_engine_apply_yaml": (c_int, [_engine_p, c_char_p, c_char_p]),
     "qm_engine_apply_flavor": (c_int, [_engine_p, P(ResourceFlavor)]),

@@ -206,6 +206,15 @@ class Engine:
         with self._lock:
             self._call(lib().qm_engine_set_now(self._h(), unix_micros))
 
+    def reserve(self, workloads: int) -> None:
+        """Makes room for `workloads` workloads in all (records, name index, admission records),
+        taken from the system now, so that up to that many, submissions and admissions neither
+        grow them nor fault in fresh pages. Changes no decision. QuartermasterError
+        INVALID_ARGUMENT for a negative count or one above 2**32 - 2, RESOURCE_EXHAUSTED when
+        that many would need more memory than the machine has."""
+        with self._lock:
+            self._call(lib().qm_engine_reserve(self._h(), workloads))
+
     def next_timed_change(self) -> Optional[int]:
         """When the next anti-thrash timer runs out (the end of a minimum runtime or of a borrow
         back-off), in microseconds since the epoch; None when nothing is pending. A host that

@@ -77,6 +77,24 @@ def test_save_restore_gives_the_same_decisions(cluster: str) -> None:
     copy.close()
 
 
+def test_reserve_changes_no_decision_and_refuses_bad_counts(cluster: str) -> None:
+    plain, reserved = qm.Engine(), qm.Engine()
+    reserved.reserve(10_000)
+    for e in (plain, reserved):
+        e.apply(cluster)
+        e.apply([workload("team-b", "b-1", 3, 8), workload("team-a", "a-1", 1, 8)])
+        e.run_until_stable()
+    assert plain.save() == reserved.save()
+    with pytest.raises(qm.QuartermasterError) as negative:
+        reserved.reserve(-5)
+    assert negative.value.status == "INVALID_ARGUMENT" and "workloads is -5" in negative.value.message
+    with pytest.raises(qm.QuartermasterError) as huge:
+        reserved.reserve(2**32 - 2)
+    assert huge.value.status == "RESOURCE_EXHAUSTED"
+    plain.close()
+    reserved.close()
+
+
 def test_evict_finish_delete(cluster: str) -> None:
     engine = qm.Engine()
     engine.apply(cluster)

@@ -825,6 +825,18 @@ static void TestSimulate(void) {
   qm_free(json);
 }
 
+/* qm_engine_reserve: room for N workloads changes nothing a host can see; bad counts are refused. */
+static void TestReserve(void) {
+  qm_engine* e = NULL;
+  CHECK(qm_engine_create(NULL, &e) == QM_OK);
+  OK(e, qm_engine_reserve(e, 5000));
+  OK(e, qm_engine_reserve(e, 0));
+  CHECK(qm_engine_reserve(e, -1) == QM_INVALID_ARGUMENT && strstr(qm_engine_last_error(e), "workloads is -1") != NULL);
+  CHECK(qm_engine_reserve(e, INT64_MAX) == QM_INVALID_ARGUMENT);
+  CHECK(qm_engine_reserve(NULL, 10) != QM_OK);
+  qm_engine_destroy(e);
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: c_api_test HYPERPOD_QUOTA_JSON\n");
@@ -842,6 +854,7 @@ int main(int argc, char** argv) {
   TestTwoThreads();
   TestHyperpod(argv[1]);
   TestSimulate();
+  TestReserve();
   if (failures != 0) {
     fprintf(stderr, "%d check(s) failed\n", failures);
     return 1;

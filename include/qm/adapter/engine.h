@@ -275,6 +275,18 @@ class Engine {
   /// past when no cycle has run since, and may turn out to change nothing.
   std::optional<Time> NextTimedChange() const;
 
+  // ---- Capacity ------------------------------------------------------------------------------
+
+  /// Makes room for `workloads` workloads in all, pending or holding quota: their records, the
+  /// name index, and an admission record for each, taken from the system now and touched. Up to
+  /// that many, submissions and admissions then neither grow those structures nor fault in fresh
+  /// pages (the pending and candidate orderings still allocate their tree nodes as they grow).
+  /// Changes no decision and nothing `Save()` writes; memory is kept until the engine is
+  /// destroyed. InvalidArgument for a negative count or one above the 2^32 − 2 workloads an
+  /// engine can hold; ResourceExhausted when that many would need more memory than the machine
+  /// has, or when an allocation fails (what was obtained until then stays reserved).
+  absl::Status Reserve(int64_t workloads);
+
   // ---- Snapshots -----------------------------------------------------------------------------
 
   /// The whole engine state (objects, workloads, queues, counters, configuration less the host's

@@ -85,8 +85,9 @@ extern "C" {
  *   5: LocalQueue status: `qm_engine_local_queue_json`, and `localQueues` in
  *      `qm_engine_list_json`. Additive.
  *   6: forecasts and what-if answers: `qm_engine_forecast_json`, `qm_engine_what_if_json`.
- *      Additive. */
-#define QM_C_API_VERSION 6
+ *      Additive.
+ *   7: `qm_engine_reserve`. Additive. */
+#define QM_C_API_VERSION 7
 
 /** A packed workload handle that names no workload (no valid handle has this value): the
  * `preemptor` of an event without one. Since API version 3; handle 0 is a real workload's. */
@@ -189,6 +190,13 @@ QM_C_EXPORT const char* qm_engine_last_error(const qm_engine* engine);
 QM_C_EXPORT qm_status qm_engine_now(qm_engine* engine, int64_t* unix_micros);
 /** Moves the engine's manual clock (submissions, admissions and evictions are stamped with it). */
 QM_C_EXPORT qm_status qm_engine_set_now(qm_engine* engine, int64_t unix_micros);
+/** Makes room for `workloads` workloads in all, pending or holding quota (qm::Engine::Reserve):
+ * their records, name index and admission records are taken from the system now and touched, so
+ * that up to that many, submissions and admissions neither grow them nor fault in fresh pages.
+ * Changes no decision and nothing `qm_engine_save` writes. QM_INVALID_ARGUMENT for a negative
+ * count or one above 2^32 - 2; QM_RESOURCE_EXHAUSTED when that many would need more memory than
+ * the machine has or an allocation fails. Since API version 7. */
+QM_C_EXPORT qm_status qm_engine_reserve(qm_engine* engine, int64_t workloads);
 /** When the next anti-thrash timer runs out (the end of a minimum runtime before preemption, or of
  * a borrow back-off), or, with `waitForPodsReady` (since API version 4), a pods-ready deadline or a
  * requeue back-off ends: after it a held-back workload may be admitted or may preempt, so a host that

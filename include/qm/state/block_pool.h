@@ -62,6 +62,23 @@ class BlockPool {
   }
   /// Chunks in use so far (64 KiB each).
   size_t chunk_count() const { return chunks_; }
+  /// Chunks taken from the system so far: in use, or reserved and not yet carved.
+  size_t obtained_chunks() const { return chunks_ + spare_.size(); }
+
+  /// Takes from the system, now and touched, enough chunks for `blocks` blocks in all (in use,
+  /// free or not carved yet), so that handing them out later neither allocates nor faults
+  /// (`Engine::Reserve`).
+  void Reserve(size_t blocks) {
+    const size_t per_chunk = (kChunkBytes - kHeader) / block_;
+    const size_t chunks = (blocks + per_chunk - 1) / per_chunk;
+    if (chunks <= obtained_chunks()) return;
+    spare_.reserve(chunks - chunks_);
+    while (obtained_chunks() < chunks) {
+      char* c = ObtainChunk();
+      for (size_t page = 0; page < kChunkBytes; page += 4096) c[page] = 0;  // touch: fault now, not later
+      spare_.push_back(c);
+    }
+  }
 
  private:
   struct Free {
@@ -71,17 +88,24 @@ class BlockPool {
   static constexpr size_t kRegionBytes = size_t{2} << 20;  // one huge page
   static constexpr size_t kHeapChunks = 8;                 // 512 KiB before regions are mapped
 
+  static constexpr size_t kHeader =
+      (sizeof(void*) + alignof(std::max_align_t) - 1) / alignof(std::max_align_t) * alignof(std::max_align_t);
+
   void Grow() {
-    char* c = NextChunk();
+    char* c = nullptr;
+    if (!spare_.empty()) {
+      c = spare_.back();  // reserved ones first; they are all alike
+      spare_.pop_back();
+    } else {
+      c = ObtainChunk();
+    }
     *reinterpret_cast<BlockPool**>(c) = this;
     ++chunks_;
-    constexpr size_t kHeader = (sizeof(void*) + alignof(std::max_align_t) - 1) / alignof(std::max_align_t) *
-                               alignof(std::max_align_t);
     next_ = c + kHeader;
     end_ = c + kChunkBytes;
   }
 
-  char* NextChunk() {
+  char* ObtainChunk() {
 #if defined(__linux__)
     if (heap_chunks_.size() >= kHeapChunks) {
       if (region_next_ == region_end_) MapRegion();
@@ -132,6 +156,7 @@ class BlockPool {
   char* end_ = nullptr;
   size_t chunks_ = 0;
   std::vector<void*> heap_chunks_;
+  std::vector<char*> spare_;  ///< obtained by Reserve, not carved yet (owned through regions_ / heap_chunks_)
 };
 
 /// Owns one object placed in a BlockPool block; destroying it returns the block to its pool.

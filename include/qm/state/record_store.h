@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <iterator>
 #include <memory>
 #include <new>
@@ -35,6 +36,19 @@ class RecordStore {
 
   T& operator[](size_t i) { return chunks_[i >> kChunkBits][i & (kPerChunk - 1)]; }
   const T& operator[](size_t i) const { return chunks_[i >> kChunkBits][i & (kPerChunk - 1)]; }
+
+  /// Slots available before the store takes more memory.
+  size_t capacity() const { return chunks_.size() * kPerChunk; }
+  /// Takes, now and touched, the chunks `n` records need, so appending up to `n` allocates and
+  /// faults nothing.
+  void reserve(size_t n) {
+    chunks_.reserve((n + kPerChunk - 1) / kPerChunk);
+    while (capacity() < n) {
+      T* c = static_cast<T*>(::operator new(sizeof(T) * kPerChunk, std::align_val_t{alignof(T)}));
+      std::memset(static_cast<void*>(c), 0, sizeof(T) * kPerChunk);  // fault the pages in now
+      chunks_.push_back(c);
+    }
+  }
 
   /// Appends a value-initialised record; earlier records do not move.
   T& emplace_back() {
