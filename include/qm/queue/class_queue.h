@@ -16,7 +16,8 @@
 //   insert / erase ........ O(log m + log C)
 //   front ................. O(1)
 //   TakeClass ............. O(log C)  (the members move as one set)
-//   InsertSet ............. O(log C) into a class the queue lacks, else a linear merge
+//   InsertSet ............. O(log C) into a class the queue lacks, else the smaller set inserted
+//                           into the larger (or a linear merge when they are of similar size)
 //   iteration ............. O(n log C)
 #ifndef QM_QUEUE_CLASS_QUEUE_H_
 #define QM_QUEUE_CLASS_QUEUE_H_
@@ -105,6 +106,9 @@ class ClassQueue {
       return;
     }
     heads_.erase(*it->second.begin());
+    // The smaller set goes into the larger: a flush brings a parked class back to where a few new
+    // arrivals of the class wait, and copying the few is cheaper than rebuilding the many.
+    if (it->second.size() < members.size()) std::swap(it->second, members);
     std::vector<PendingKey> sorted(members.begin(), members.end());
     MergeInto(it->second, sorted);
     heads_.insert(*it->second.begin());

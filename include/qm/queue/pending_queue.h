@@ -76,6 +76,31 @@ inline PendingKey PendingKeyOf(const ClusterState& s, WorkloadId id) {
 inline uint64_t UnqueuedKey(const WorkloadRecord& w, WorkloadId id) { return (w.seq << 32) | id.value; }
 inline WorkloadId UnqueuedId(uint64_t key) { return WorkloadId(static_cast<uint32_t>(key & 0xffffffffu)); }
 
+/// Walks a set of pending keys a few records ahead of a loop over the same set, asking the CPU to
+/// fetch each record before the loop reads it: a flush or bulk park visits thousands of records
+/// scattered over the store, and one cache miss each, taken one at a time, is most of its cost.
+class RecordPrefetcher {
+ public:
+  static constexpr int kDistance = 12;
+  RecordPrefetcher(const ClusterState& s, const PendingSet& keys) : s_(s), it_(keys.begin()), end_(keys.end()) {
+    for (int i = 0; i < kDistance; ++i) Next();
+  }
+  /// Fetches the next record ahead (its first line and the ones of the fields a flush and a park
+  /// touch: namespace and place, extras, reason, message).
+  void Next() {
+    if (it_ == end_) return;
+    const WorkloadRecord& w = s_.wl(it_->id);  // an address: nothing is read yet
+    __builtin_prefetch(&w, 1);
+    __builtin_prefetch(&w.extras, 1);
+    __builtin_prefetch(&w.message, 1);
+    ++it_;
+  }
+
+ private:
+  const ClusterState& s_;
+  PendingSet::const_iterator it_, end_;
+};
+
 /// Takes a pending workload out of wherever it waits.
 inline void RemoveFromQueues(ClusterState& s, WorkloadId id) {
   WorkloadRecord& w = s.wl(id);
@@ -213,7 +238,9 @@ inline void FlushClusterQueue(ClusterState& s, ClusterQueueId cq_id) {
   std::vector<PendingKey> stay;
   for (auto& [cls, members] : cq.inadmissible.TakeAll()) {
     stay.clear();
+    RecordPrefetcher ahead(s, members);  // a parked member's record is rarely in cache
     for (const PendingKey& k : members) {
+      ahead.Next();
       WorkloadRecord& w = s.wl(k.id);
       // A workload waiting out its requeue back-off stays (docs/semantics.md §1.7.2).
       if (matches(w.ns) && !InRequeueBackoff(w, s.Now())) {

@@ -838,7 +838,9 @@ class Scheduler {
     PendingSet same = cq.heap.TakeClass(PendingClassOf(w));
     if (same.empty()) return;
     const CompactString bypassed = CompactString::Static(kBypassedMessage);
+    RecordPrefetcher ahead(s_, same);
     for (const PendingKey& k : same) {
+      ahead.Next();
       WorkloadRecord& o = s_.wl(k.id);
       o.place = QueuePlace::kInadmissible;
       o.reason = w.reason;
