@@ -3,6 +3,7 @@
 #ifndef QM_SOLVER_ASSIGNMENT_H_
 #define QM_SOLVER_ASSIGNMENT_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -104,15 +105,17 @@ struct AssignmentResult {
     std::string out;
     for (const auto& ps : pod_sets) {
       if (ps.reasons.empty()) continue;
-      std::vector<std::string> sorted = ps.reasons;
-      std::sort(sorted.begin(), sorted.end());
+      // Sorted by text through pointers: the reasons themselves are not copied.
+      boost::container::small_vector<const std::string*, 4> sorted;
+      for (const std::string& r : ps.reasons) sorted.push_back(&r);
+      std::sort(sorted.begin(), sorted.end(), [](const std::string* a, const std::string* b) { return *a < *b; });
       if (!out.empty()) out += "; ";
       out += "couldn't assign flavors to pod set ";
       out += pod_set_name(ps.index);
       out += ": ";
       for (size_t i = 0; i < sorted.size(); ++i) {
         if (i) out += ", ";
-        out += sorted[i];
+        out += *sorted[i];
       }
     }
     return out;

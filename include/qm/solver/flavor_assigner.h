@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "fmt/format.h"
 #include "qm/core/quantity_text.h"
 #include "qm/solver/assignment.h"
@@ -228,8 +229,9 @@ class FlavorAssigner {
     if (s_.config.message_style == MessageStyle::kLegacy) {
       *msg = LegacyQuotaMessage(fr, val, available, /*never_fits=*/false);
     } else {
-      *msg = fmt::format("insufficient unused quota for {} in flavor {}, {} more needed", rname,
-                         s_.FlavorName(f), FormatLimit(rname, SubAmount(val, available)));
+      // Every head that waits for quota writes this: one concatenation, no format parsing.
+      *msg = absl::StrCat("insufficient unused quota for ", rname, " in flavor ", s_.FlavorName(f), ", ",
+                          FormatLimit(rname, SubAmount(val, available)), " more needed");
     }
     if (nominal >= val || bl.may_reclaim || CanPreemptWhileBorrowing()) {
       auto [g, level] = oracle_->Simulate(fr, val);
