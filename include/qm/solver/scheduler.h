@@ -14,6 +14,8 @@
 //                                  (see preemption.h / fair_sharing.h)
 //   ordering ..................... classical O(H log H); fair sharing O(H log H) to group the heads
 //                                  by cohort tree, then O(H_T² · d·(R+|W|)) per tree with H_T heads
+//                                  at worst: a tree's views are recomputed only after a pick that
+//                                  changed usage, so O(A_T · H_T · d·(R+|W|)) for A_T such picks
 //   processing ................... O(H · (|P ∪ T|·|W|·d))
 //   requeue ...................... O(H log n), plus O(log C + m) to park an equivalence class of m
 //                                  (C classes in the queue, qm/queue/class_queue.h)
