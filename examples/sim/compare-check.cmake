@@ -3,13 +3,8 @@
 # report it wrote. Run by CTest (examples/CMakeLists.txt) with -DQM=<qm> -DDIR=<examples/sim>
 # -DWORK=<scratch directory>.
 set(trace ${WORK}/sim-example-jobs.csv)
-execute_process(COMMAND ${QM} trace generate --teams research,training,inference --team-weights 3,5,2
-                        --jobs 15000 --arrivals-per-hour 21 --seed 7
-                        --priority-mix inference=0.2,training=0.5,experimentation=0.3 --output ${trace}
-                RESULT_VARIABLE rc)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "qm trace generate failed (${rc})")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/readme-claims.cmake)
+readme_trace(${trace} 21)
 execute_process(COMMAND ${QM} simulate --compare ${DIR}/lend-and-borrow.yaml ${DIR}/dont-lend.yaml
                         ${DIR}/fair-share-off.yaml ${DIR}/idle-sharing.yaml --trace ${trace}
                         --output json --quiet --report ${WORK}/sim-example-compare.html
@@ -60,7 +55,6 @@ function(queue_p99 out run queue)
   set(${out} "${v}" PARENT_SCOPE)
 endfunction()
 
-include(${CMAKE_CURRENT_LIST_DIR}/readme-claims.cmake)
 
 set(LEND 0)
 set(DONT 1)

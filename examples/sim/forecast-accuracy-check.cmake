@@ -5,13 +5,8 @@
 # optimised build. Run by CTest (examples/CMakeLists.txt) with -DQM=<qm> -DPYTHON=<python3>
 # -DDIR=<examples/sim> -DWORK=<scratch directory>.
 set(trace ${WORK}/forecast-accuracy-jobs.csv)
-execute_process(COMMAND ${QM} trace generate --teams research,training,inference --team-weights 3,5,2
-                        --jobs 15000 --arrivals-per-hour 21 --seed 7
-                        --priority-mix inference=0.2,training=0.5,experimentation=0.3 --output ${trace}
-                RESULT_VARIABLE rc)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "qm trace generate failed (${rc})")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/readme-claims.cmake)
+readme_trace(${trace} 21)
 # At least 90 % of forecasts within 10 %: the docs report 98 %, and the target itself (a median
 # within 10 %) is the weaker 50 %.
 execute_process(COMMAND ${PYTHON} ${DIR}/forecast-accuracy.py ${QM} ${DIR}/lend-and-borrow.yaml ${trace} 24

@@ -3,13 +3,8 @@
 # claims the README makes about the result. Run by CTest (examples/CMakeLists.txt) with -DQM=<qm>
 # -DDIR=<examples/sim> -DWORK=<scratch directory>.
 set(trace ${WORK}/sim-thrash-jobs30.csv)
-execute_process(COMMAND ${QM} trace generate --teams research,training,inference --team-weights 3,5,2
-                        --jobs 15000 --arrivals-per-hour 30 --seed 7
-                        --priority-mix inference=0.2,training=0.5,experimentation=0.3 --output ${trace}
-                RESULT_VARIABLE rc)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "qm trace generate failed (${rc})")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/readme-claims.cmake)
+readme_trace(${trace} 30)
 set(options prioritize-preemptor min-runtime loop-free-fair-sharing borrow-backoff requeue-backoff
             preemption-backoff recommended fewest-preemptions)
 set(clusters ${DIR}/lend-and-borrow.yaml)
@@ -23,7 +18,6 @@ if(NOT rc EQUAL 3)
   message(FATAL_ERROR "qm simulate --compare exited with ${rc}, expected 3 (a livelock)")
 endif()
 
-include(${CMAKE_CURRENT_LIST_DIR}/readme-claims.cmake)
 
 # Per run: its figures as variables <name>_<key>. CMake reparses a document on every GET, so each
 # run's object (about 650 KB with its series) and then its small groups array are taken out once.
