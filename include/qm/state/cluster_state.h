@@ -236,8 +236,9 @@ class ClusterState {
   /// Which ClusterQueues a cycle visits for a head, so a cycle costs O(queues with heads) rather
   /// than O(every queue): with a standing backlog most queues have parked everything and wait.
   /// One bit per position in `cqs_by_name`. Whatever may give a queue a head (a workload entering
-  /// its active queue, the queue turning active) sets the bit; the cycle clears it when it finds the
-  /// queue inactive or its active queue empty (a sticky preemptor waits in the active queue). A bit set in excess costs one look, never a decision.
+  /// its active queue, the queue turning active) sets the bit; the cycle clears it when it finds
+  /// the queue inactive or its active queue empty (a sticky preemptor waits in the active queue).
+  /// A bit set in excess costs one look, never a decision; derived, so snapshots do not hold it.
   std::vector<uint64_t> head_candidates;
   std::vector<uint32_t> cq_rank;  ///< indexed by ClusterQueueId: position in `cqs_by_name`, or kNoRank
   static constexpr uint32_t kNoRank = UINT32_MAX;
