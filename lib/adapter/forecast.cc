@@ -396,7 +396,7 @@ absl::StatusOr<ForecastReport> Engine::Forecast(const ForecastOptions& options) 
     std::sort(keys.begin(), keys.end(), PendingOrder{});
     const WorkloadId sticky = cq.sticky_preemptor;
     int64_t position = 0;
-    if (sticky.valid() && s.wl(sticky).place == QueuePlace::kActive && s.wl(sticky).queued_in == ClusterQueueId(c))
+    if (sticky.valid() && s.wl(sticky).queued_in == ClusterQueueId(c) && PlaceOf(s, sticky) == QueuePlace::kActive)
       queue_position[s.Handle(sticky).Pack()] = ++position;
     for (const PendingKey& k : keys)
       if (k.id != sticky || position == 0) queue_position.try_emplace(s.Handle(k.id).Pack(), ++position);

@@ -174,6 +174,10 @@ class Checker {
       // requeue instant only exists with a requeue count (both are cleared together).
       if (w.admission && w.admission->pods_ready && w.admission->pods_recovering)
         return Violation(fmt::format("{}: its pods are both ready and waiting for recovery", Wl(id)));
+      if (w.extras && w.extras->requeue_at && !s_.requeue_backoff_seen)
+        return Violation(fmt::format("{} waits for a requeue instant, but the state says none was ever set (a flush "
+                                     "would not look for it)",
+                                     Wl(id)));
       if (w.extras && (w.extras->requeue_count < 0 || (w.extras->requeue_at && w.extras->requeue_count == 0)))
         return Violation(fmt::format("{}: requeue state count {} with{} a requeue instant", Wl(id),
                                      w.extras->requeue_count, w.extras->requeue_at ? "" : "out"));
@@ -184,6 +188,8 @@ class Checker {
         if (!w.active) return Violation(fmt::format("{} is Pending but its spec.active is false", Wl(id)));
         if (w.place == QueuePlace::kInflight)
           return Violation(fmt::format("{} is still marked as popped for a cycle, outside a cycle", Wl(id)));
+        if (w.place == QueuePlace::kActive || w.place == QueuePlace::kInadmissible)
+          return Violation(fmt::format("{} stores a derived queue place (queued workloads store kQueued)", Wl(id)));
         if ((w.place == QueuePlace::kNone) == w.queued_in.valid())
           return Violation(fmt::format("{}: its queue place and its ClusterQueue disagree", Wl(id)));
       }
@@ -194,7 +200,7 @@ class Checker {
   // ---- 3. Pending queues ----------------------------------------------------------------------
 
   template <class Set>
-  absl::Status CheckPendingSet(ClusterQueueId cq_id, const Set& set, QueuePlace place, const char* what,
+  absl::Status CheckPendingSet(ClusterQueueId cq_id, const Set& set, const char* what,
                                std::vector<uint8_t>& seen) {
     const ClusterQueueState& cq = s_.cq(cq_id);
     const PendingKey* prev = nullptr;
@@ -207,7 +213,9 @@ class Checker {
         return Violation(fmt::format("ClusterQueue '{}' {}: {} is keyed by priority {} and queue time {}us, "
                                      "its record says {} and {}us",
                                      cq.name, what, Wl(k.id), k.priority, k.queue_time_us, now.priority, now.queue_time_us));
-      if (w.state != WorkloadState::kPending || w.place != place || w.queued_in != cq_id)
+      // Which of the two queues holds it is its place (PlaceOf); CheckClasses sees that it is filed
+      // under its own class, where PlaceOf looks for it.
+      if (w.state != WorkloadState::kPending || w.place != QueuePlace::kQueued || w.queued_in != cq_id)
         return Violation(fmt::format("ClusterQueue '{}' {} holds {}, which is {} and not placed there", cq.name, what,
                                      Wl(k.id), WorkloadStateName(w.state)));
       if (prev != nullptr && !PendingOrder()(*prev, k))
@@ -219,18 +227,29 @@ class Checker {
     return absl::OkStatus();
   }
 
-  // The active queue's grouping (qm/queue/class_queue.h): every member is in its own class, each
-  // class's first member is among the heads and nothing else is, and the size adds up.
+  // A pending queue's grouping (qm/queue/class_queue.h): every member is in its own class, each
+  // class's first member is among the heads and nothing else is, each class counts its members'
+  // namespaces exactly (a flush moves classes by those counts), and the size adds up.
   absl::Status CheckClasses(const ClusterQueueState& cq, const ClassQueue& queue, const char* what) {
     size_t members = 0;
-    for (const auto& [cls, set] : queue.classes()) {
+    for (const auto& [cls, pending] : queue.classes()) {
+      const PendingSet& set = pending.members;
       if (set.empty()) return Violation(fmt::format("ClusterQueue '{}' {}: an empty class is kept", cq.name, what));
+      PendingClass recount;
       for (const PendingKey& k : set) {
         if (PendingClassOf(s_.wl(k.id)) != cls)
           return Violation(fmt::format("ClusterQueue '{}' {}: {} is filed under another equivalence class "
                                        "than its pod sets and priority give",
                                        cq.name, what, Wl(k.id)));
+        recount.Count(s_.wl(k.id).ns, 1);
       }
+      auto sorted = [](auto v) {
+        std::sort(v.begin(), v.end());
+        return v;
+      };
+      if (sorted(recount.namespaces) != sorted(pending.namespaces))
+        return Violation(fmt::format("ClusterQueue '{}' {}: the class of {} miscounts its members' namespaces",
+                                     cq.name, what, Wl(set.begin()->id)));
       if (!queue.heads().contains(*set.begin()))
         return Violation(fmt::format("ClusterQueue '{}' {}: the first of {}'s class is not among the heads",
                                      cq.name, what, Wl(set.begin()->id)));
@@ -265,10 +284,10 @@ class Checker {
     for (uint32_t c = 0; c < s_.cqs.size(); ++c) {
       const ClusterQueueId cq_id(c);
       const ClusterQueueState& cq = s_.cq(cq_id);
-      QM_RETURN_IF_ERROR(CheckPendingSet(cq_id, cq.heap, QueuePlace::kActive, "active queue", seen));
+      QM_RETURN_IF_ERROR(CheckPendingSet(cq_id, cq.heap, "active queue", seen));
       QM_RETURN_IF_ERROR(CheckClasses(cq, cq.heap, "active queue"));
       QM_RETURN_IF_ERROR(CheckClasses(cq, cq.inadmissible, "inadmissible set"));
-      QM_RETURN_IF_ERROR(CheckPendingSet(cq_id, cq.inadmissible, QueuePlace::kInadmissible, "inadmissible set", seen));
+      QM_RETURN_IF_ERROR(CheckPendingSet(cq_id, cq.inadmissible, "inadmissible set", seen));
       if (cq.sticky_preemptor.valid() &&
           (cq.sticky_preemptor.value >= s_.workloads.size() || s_.wl(cq.sticky_preemptor).deleted))
         return Violation(fmt::format("ClusterQueue '{}': its sticky preemptor slot {} does not resolve", cq.name,
@@ -289,9 +308,7 @@ class Checker {
       const WorkloadRecord& w = s_.workloads[i];
       if (w.deleted || w.state != WorkloadState::kPending || seen[i] == 1) continue;
       return Violation(fmt::format("{} is Pending but waits in no queue (its place says {})", Wl(WorkloadId(i)),
-                                   w.place == QueuePlace::kNone         ? "unqueued"
-                                   : w.place == QueuePlace::kActive     ? "active queue"
-                                                                        : "inadmissible set"));
+                                   w.place == QueuePlace::kNone ? "unqueued" : "queued"));
     }
     return absl::OkStatus();
   }

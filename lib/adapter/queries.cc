@@ -81,7 +81,7 @@ WorkloadStatus EngineState::Status(WorkloadId id) const {
   } else if (w.place != QueuePlace::kNone && w.queued_in.valid()) {
     st.cluster_queue = s.cq(w.queued_in).name;
   }
-  st.inadmissible = w.place == QueuePlace::kInadmissible;
+  st.inadmissible = PlaceOf(s, id) == QueuePlace::kInadmissible;
   st.reason = w.reason;
   st.message = w.message;
   // Admissions do not store Kueue's "Quota reserved" message; it is rebuilt here from the queue.
@@ -127,8 +127,8 @@ ClusterQueueStatus EngineState::QueueStatus(ClusterQueueId id) const {
       }
     }
   }
-  const bool sticky = cq.sticky_preemptor.valid() && s.wl(cq.sticky_preemptor).place == QueuePlace::kActive &&
-                      s.wl(cq.sticky_preemptor).queued_in == id;
+  const bool sticky = cq.sticky_preemptor.valid() && s.wl(cq.sticky_preemptor).queued_in == id &&
+                      PlaceOf(s, cq.sticky_preemptor) == QueuePlace::kActive;
   if (sticky) st.pending.push_back(s.Handle(cq.sticky_preemptor));
   for (const PendingKey& k : cq.heap)
     if (!sticky || k.id != cq.sticky_preemptor) st.pending.push_back(s.Handle(k.id));

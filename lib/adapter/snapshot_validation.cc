@@ -314,6 +314,7 @@ absl::Status ValidateWorkloads(const ClusterState& s, const Decoded& p) {
         ++(w.place == QueuePlace::kActive ? active : inadmissible);
         break;
       case QueuePlace::kInflight:
+      case QueuePlace::kQueued:
         return where("saved in the middle of a cycle");
     }
     const bool holds = w.state == WorkloadState::kAdmitted || w.state == WorkloadState::kEvicting;
@@ -520,7 +521,7 @@ absl::Status Link(ClusterState& s, Decoded& p) {
     const Decoded::Queues& q = p.queues[c];
     // Pending queues are grouped by class, which only the records know.
     const auto pending_into = [&](ClassQueue& queue) {
-      return [&s, &queue](WorkloadId id) { queue.insert(PendingKeyOf(s, id), PendingClassOf(s.wl(id))); };
+      return [&s, &queue](WorkloadId id) { queue.insert(PendingKeyOf(s, id), PendingClassOf(s.wl(id)), s.wl(id).ns); };
     };
     const auto candidate_into = [&](CandidateSet& set) {
       return [&s, &set](WorkloadId id) { set.insert(CandidateKeyOf(s, id)); };
@@ -529,6 +530,13 @@ absl::Status Link(ClusterState& s, Decoded& p) {
     QM_RETURN_IF_ERROR(Fill(cq.inadmissible, q.inadmissible, pending_into(cq.inadmissible), "inadmissible set", cq.name));
     QM_RETURN_IF_ERROR(Fill(cq.admitted, q.admitted, candidate_into(cq.admitted), "admitted set", cq.name));
     QM_RETURN_IF_ERROR(Fill(cq.evicting, q.evicting, candidate_into(cq.evicting), "evicting set", cq.name));
+  }
+  // Records store only that a workload is queued; which queue holds it is the queue's (PlaceOf).
+  // Derived state: whether a requeue back-off was ever set (ClusterState::requeue_backoff_seen).
+  for (WorkloadRecord& w : s.workloads) {
+    if (w.deleted) continue;
+    if (w.place == QueuePlace::kActive || w.place == QueuePlace::kInadmissible) w.place = QueuePlace::kQueued;
+    if (w.extras && w.extras->requeue_at) s.requeue_backoff_seen = true;
   }
   return absl::OkStatus();
 }

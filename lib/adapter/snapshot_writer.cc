@@ -40,7 +40,8 @@ static_assert(sizeof(EngineConfig) == 336, "EngineConfig changed: update lib/ada
 // 1824: `head_candidates` and `cq_rank` (48), derived from the queues on restore, not saved.
 // 1832: the quota tree's `usage_changes_` (8), a count for caches within one cycle, not saved.
 // 1856: the admission pool's reserved chunks (24), capacity only, not saved.
-static_assert(sizeof(ClusterState) == 1856, "ClusterState changed: update lib/adapter/snapshot_*.cc");
+// 1864: `requeue_backoff_seen` (1, padded to 8), derived from the records on restore, not saved.
+static_assert(sizeof(ClusterState) == 1864, "ClusterState changed: update lib/adapter/snapshot_*.cc");
 // 680 since the pending queues are grouped by equivalence class: the grouping is derived from the
 // records on restore, nothing new is saved.
 static_assert(sizeof(ClusterQueueState) == 680, "ClusterQueueState changed: update lib/adapter/snapshot_*.cc");
@@ -288,7 +289,9 @@ void WriteState(const ClusterState& s, Writer& w) {
   // WKLD: workload records by WorkloadId (deleted slots included), the free list, `unqueued`.
   sec = w.BeginSection("WKLD");
   w.Count(s.workloads.size());
+  uint32_t slot = 0;
   for (const WorkloadRecord& r : s.workloads) {
+    const WorkloadId id(slot++);
     w.Bool(r.deleted);
     w.U32(r.generation);
     w.U32(r.ns.value);
@@ -328,7 +331,7 @@ void WriteState(const ClusterState& s, Writer& w) {
     w.I32(r.priority);
     w.Bool(r.active);
     w.Enum(r.state);
-    w.Enum(r.place);
+    w.Enum(PlaceOf(s, id));  // derived: a file never holds kQueued
     w.At(r.creation_time);
     w.At(r.queue_time);
     w.U64(r.seq);

@@ -448,6 +448,7 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec, bool first_chang
     if (requeue_state) {
       w.extras->requeue_count = spec.requeue_count;
       w.extras->requeue_at = spec.requeue_at;  // a future one keeps it parked (Enqueue)
+      if (spec.requeue_at) s.requeue_backoff_seen = true;
     }
   }
   w.shape = InternShape(std::move(shape));
@@ -553,7 +554,7 @@ const char* EngineState::BlockedClassReason(WorkloadId id) const {
   const auto it = classes.find(PendingClassOf(w));
   if (it == classes.end()) return nullptr;
   // The members are ordered (PendingSet), so the first one with a reason is always the same.
-  for (const PendingKey& k : it->second) {
+  for (const PendingKey& k : it->second.members) {
     if (k.id == id) continue;
     const std::string_view r(s.wl(k.id).reason);
     if (r == reason::kNoMatchingFlavor || r == reason::kExceedsMaxQuota || r == reason::kWaitingForQuota)
@@ -588,7 +589,7 @@ void EngineState::ReconcilePendingStatus(WorkloadId id) {
   // Kept: a parked equivalent ("Bypassed ..."), the scheduler's own reasons until its next look,
   // and a workload no condition was ever written on while UnadmittedWorkloadsExplicitStatus is off.
   const std::string_view why(w.reason);
-  const bool bypassed = w.place == QueuePlace::kInadmissible && std::string_view(w.message) == kBypassedMessage;
+  const bool bypassed = std::string_view(w.message) == kBypassedMessage && PlaceOf(s, id) == QueuePlace::kInadmissible;
   if (why == reason::kPending && s.config.features.unadmitted_workloads_explicit_status) {
     // The gate stamps the condition at the first reconciliation: the blocked class's reason for a
     // workload parked on arrival (Kueue checks the equivalence cache for new workloads only with

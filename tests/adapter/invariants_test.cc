@@ -161,21 +161,43 @@ TEST_CASE("CheckInvariants: reports each kind of corruption", "[adapter][invaria
     CHECK_THAT(Violation(e), Contains("Workload 'a/one' is Evicting but its admission is not marked evicted"));
   }
   SECTION("a workload in two queues") {
-    p.s.cq(p.s.cq_names.Find("team-a")).heap.insert(PendingKeyOf(p.s, p.id("b", "big")), PendingClassOf(p.wl("b", "big")));
+    p.s.cq(p.s.cq_names.Find("team-a")).heap.insert(PendingKeyOf(p.s, p.id("b", "big")), PendingClassOf(p.wl("b", "big")),
+                                                     p.wl("b", "big").ns);
     CHECK_THAT(Violation(e), Contains("ClusterQueue 'team-a' active queue holds Workload 'b/big'"));
   }
   SECTION("an active-queue member filed under the wrong equivalence class") {
     const WorkloadRecord& late = p.wl("a", "late");
-    REQUIRE(late.place == QueuePlace::kActive);
+    REQUIRE(PlaceOf(p.s, p.id("a", "late")) == QueuePlace::kActive);
     ClassQueue& heap = p.s.cq(late.queued_in).heap;
     const PendingKey key = PendingKeyOf(p.s, p.id("a", "late"));
-    REQUIRE(heap.erase(key, PendingClassOf(late)));
-    heap.insert(key, PendingClassOf(late.shape, late.priority + 1));
+    REQUIRE(heap.erase(key, PendingClassOf(late), late.ns));
+    heap.insert(key, PendingClassOf(late.shape, late.priority + 1), late.ns);
     CHECK_THAT(Violation(e), Contains("is filed under another equivalence class"));
   }
+  SECTION("a class that miscounts its members' namespaces (a flush would move it wrongly)") {
+    const WorkloadRecord& late = p.wl("a", "late");
+    ClassQueue& heap = p.s.cq(late.queued_in).heap;
+    const PendingKey key = PendingKeyOf(p.s, p.id("a", "late"));
+    REQUIRE(heap.erase(key, PendingClassOf(late), late.ns));
+    heap.insert(key, PendingClassOf(late), p.wl("b", "big").ns);
+    CHECK_THAT(Violation(e), Contains("ClusterQueue 'team-a' active queue: the class of Workload 'a/late' miscounts"));
+  }
+  SECTION("a queued workload that stores a derived place") {
+    p.wl("a", "late").place = QueuePlace::kActive;
+    CHECK_THAT(Violation(e), Contains("Workload 'a/late' stores a derived queue place"));
+  }
+  SECTION("a requeue instant the flush would not look for") {
+    WorkloadRecord& late = p.wl("a", "late");
+    late.extras = std::make_unique<WorkloadExtras>();
+    late.extras->requeue_count = 1;
+    late.extras->requeue_at = p.s.Now() + Duration::Seconds(60);
+    REQUIRE_FALSE(p.s.requeue_backoff_seen);
+    CHECK_THAT(Violation(e), Contains("Workload 'a/late' waits for a requeue instant, but the state says none"));
+  }
   SECTION("a pending workload in no queue") {
-    p.s.cq(p.s.cq_names.Find("team-b")).inadmissible.erase(PendingKeyOf(p.s, p.id("b", "big")), PendingClassOf(p.wl("b", "big")));
-    CHECK_THAT(Violation(e), Equals("Workload 'b/big' is Pending but waits in no queue (its place says inadmissible set)"));
+    p.s.cq(p.s.cq_names.Find("team-b")).inadmissible.erase(PendingKeyOf(p.s, p.id("b", "big")), PendingClassOf(p.wl("b", "big")),
+                                                            p.wl("b", "big").ns);
+    CHECK_THAT(Violation(e), Equals("Workload 'b/big' is Pending but waits in no queue (its place says queued)"));
   }
   SECTION("a pending workload marked as popped outside a cycle") {
     p.wl("a", "late").place = QueuePlace::kInflight;

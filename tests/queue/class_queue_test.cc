@@ -22,6 +22,9 @@ PendingKey Key(uint32_t id, int32_t priority, int64_t time) {
   return PendingKey{priority, qm::WorkloadId(id), time, &kNoUid, id};
 }
 
+// Members come from three namespaces, so classes count more than one.
+qm::NamespaceId Ns(uint32_t id) { return qm::NamespaceId(id % 3); }
+
 std::vector<uint32_t> Order(const ClassQueue& q) {
   std::vector<uint32_t> ids;
   for (const PendingKey& k : q) ids.push_back(k.id.value);
@@ -40,7 +43,7 @@ TEST_CASE("ClassQueue: iterates and pops in one queue order across classes", "[q
     const int32_t priority = static_cast<int32_t>(rng() % 3);
     const PendingKey k = Key(i, priority, static_cast<int64_t>(rng() % 50));
     const PendingClassKey c = qm::PendingClassOf(rng() % 7, priority);
-    q.insert(k, c);
+    q.insert(k, c, Ns(i));
     all.emplace_back(k, c);
   }
   const auto expected = [&] {
@@ -55,32 +58,64 @@ TEST_CASE("ClassQueue: iterates and pops in one queue order across classes", "[q
   CHECK(q.size() == 200);
   CHECK(q.front().id.value == expected().front());
   // Erase every third, heads included.
-  for (size_t i = 0; i < all.size(); i += 3) REQUIRE(q.erase(all[i].first, all[i].second));
+  for (size_t i = 0; i < all.size(); i += 3) REQUIRE(q.erase(all[i].first, all[i].second, Ns(all[i].first.id.value)));
   std::vector<std::pair<PendingKey, PendingClassKey>> rest;
   for (size_t i = 0; i < all.size(); ++i)
     if (i % 3 != 0) rest.push_back(all[i]);
   all = rest;
   CHECK(Order(q) == expected());
   CHECK(q.size() == all.size());
-  CHECK_FALSE(q.erase(Key(0, 0, 0), qm::PendingClassOf(0, 0)));  // already gone
+  CHECK_FALSE(q.erase(Key(0, 0, 0), qm::PendingClassOf(0, 0), Ns(0)));  // already gone
+  for (const auto& [k, c] : all) CHECK(q.contains(k, c));
+  CHECK_FALSE(q.contains(Key(0, 0, 0), qm::PendingClassOf(0, 0)));
+  // Every class counts its members per namespace.
+  for (const auto& [c, cls] : q.classes()) {
+    std::vector<std::pair<qm::NamespaceId, uint32_t>> want;
+    for (const PendingKey& k : cls.members) {
+      const auto it = std::find_if(want.begin(), want.end(), [&](const auto& p) { return p.first == Ns(k.id.value); });
+      if (it == want.end()) want.emplace_back(Ns(k.id.value), 1);
+      else ++it->second;
+    }
+    std::vector<std::pair<qm::NamespaceId, uint32_t>> got(cls.namespaces.begin(), cls.namespaces.end());
+    std::sort(want.begin(), want.end());
+    std::sort(got.begin(), got.end());
+    CHECK(got == want);
+  }
   // Take one class out and put it back.
   const PendingClassKey c = all.front().second;
-  qm::PendingSet taken = q.TakeClass(c);
-  CHECK(!taken.empty());
-  for (const PendingKey& k : taken) {
+  qm::PendingClass taken = q.TakeClass(c);
+  CHECK(!taken.members.empty());
+  for (const PendingKey& k : taken.members) {
     const auto it = std::find_if(all.begin(), all.end(), [&](const auto& p) { return p.first.id == k.id; });
     REQUIRE(it != all.end());
     CHECK(it->second == c);
+    CHECK_FALSE(q.contains(k, c));
   }
-  CHECK(q.size() == all.size() - taken.size());
+  CHECK(q.size() == all.size() - taken.members.size());
+  // Back in two parts: the merge keeps one order and adds the namespace counts up.
+  const size_t taken_size = taken.members.size();
+  qm::PendingClass part;
+  std::vector<PendingKey> moved;
+  for (const PendingKey& k : taken.members)
+    if (moved.size() * 2 < taken_size) moved.push_back(k);
+  for (const PendingKey& k : moved) {
+    taken.members.erase(k);
+    taken.Uncount(Ns(k.id.value));
+    part.members.insert(k);
+    part.Count(Ns(k.id.value), 1);
+  }
   q.InsertSet(c, std::move(taken));
+  q.InsertSet(c, std::move(part));
   CHECK(Order(q) == expected());
+  uint32_t counted = 0;
+  for (const auto& [ns, n] : q.classes().at(c).namespaces) counted += n;
+  CHECK(counted == taken_size);
   // Pop everything from the front.
   std::vector<uint32_t> popped;
   while (!q.empty()) {
     const PendingKey head = q.front();
     const auto it = std::find_if(all.begin(), all.end(), [&](const auto& p) { return p.first.id == head.id; });
-    REQUIRE(q.erase(head, it->second));
+    REQUIRE(q.erase(head, it->second, Ns(head.id.value)));
     popped.push_back(head.id.value);
   }
   CHECK(popped == expected());

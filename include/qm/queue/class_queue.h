@@ -18,7 +18,12 @@
 //   TakeClass ............. O(log C)  (the members move as one set)
 //   InsertSet ............. O(log C) into a class the queue lacks, else the smaller set inserted
 //                           into the larger (or a linear merge when they are of similar size)
+//   contains .............. O(1) + O(log m)
 //   iteration ............. O(n log C)
+//
+// Each class also counts its members per namespace. A flush (qm/queue/pending_queue.h) asks
+// whether a parked class may go back by asking about its few namespaces, so it moves the class
+// without reading a single member's record.
 #ifndef QM_QUEUE_CLASS_QUEUE_H_
 #define QM_QUEUE_CLASS_QUEUE_H_
 
@@ -30,6 +35,8 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
+#include "qm/core/ids.h"
 #include "qm/queue/pending_key.h"
 
 namespace qm {
@@ -41,6 +48,32 @@ inline PendingClassKey PendingClassOf(uint32_t shape, int32_t priority) {
   return (static_cast<uint64_t>(shape) << 32) | static_cast<uint32_t>(priority);
 }
 
+/// The members of one class in one queue, with how many come from each namespace (almost always
+/// one namespace: a team's ClusterQueue is fed by its own LocalQueues).
+struct PendingClass {
+  PendingSet members;
+  absl::InlinedVector<std::pair<NamespaceId, uint32_t>, 1> namespaces;  ///< no order, no zero counts
+
+  void Count(NamespaceId ns, uint32_t n) {
+    for (auto& [id, count] : namespaces)
+      if (id == ns) {
+        count += n;
+        return;
+      }
+    namespaces.emplace_back(ns, n);
+  }
+  void Uncount(NamespaceId ns) {
+    for (size_t i = 0; i < namespaces.size(); ++i)
+      if (namespaces[i].first == ns) {
+        if (--namespaces[i].second == 0) {
+          namespaces[i] = namespaces.back();
+          namespaces.pop_back();
+        }
+        return;
+      }
+  }
+};
+
 class ClassQueue {
  public:
   bool empty() const { return size_ == 0; }
@@ -48,30 +81,36 @@ class ClassQueue {
   /// The first workload in queue order. Requires !empty().
   const PendingKey& front() const { return *heads_.begin(); }
 
-  void insert(const PendingKey& k, PendingClassKey c) {
-    PendingSet& members = classes_[c];
-    if (!members.empty()) {
-      const PendingKey& head = *members.begin();
+  /// Adds `k`, a workload of namespace `ns`, to class `c`.
+  void insert(const PendingKey& k, PendingClassKey c, NamespaceId ns) {
+    PendingClass& cls = classes_[c];
+    if (!cls.members.empty()) {
+      const PendingKey& head = *cls.members.begin();
       if (!PendingOrder()(k, head)) {
-        if (members.insert(k).second) ++size_;
+        if (cls.members.insert(k).second) {
+          ++size_;
+          cls.Count(ns, 1);
+        }
         return;
       }
       heads_.erase(head);
     }
-    members.insert(k);
+    cls.members.insert(k);
+    cls.Count(ns, 1);
     heads_.insert(k);
     ++size_;
   }
 
-  /// Removes `k` from class `c`; false when it is not there.
-  bool erase(const PendingKey& k, PendingClassKey c) {
+  /// Removes `k` (of namespace `ns`) from class `c`; false when it is not there.
+  bool erase(const PendingKey& k, PendingClassKey c, NamespaceId ns) {
     auto it = classes_.find(c);
     if (it == classes_.end()) return false;
-    PendingSet& members = it->second;
+    PendingSet& members = it->second.members;
     auto pos = members.find(k);
     if (pos == members.end()) return false;
     const bool was_head = pos == members.begin();
     members.erase(pos);
+    it->second.Uncount(ns);
     --size_;
     if (was_head) {
       heads_.erase(k);
@@ -84,39 +123,47 @@ class ClassQueue {
     return true;
   }
 
-  /// Takes every member of class `c` out of the queue, in queue order (empty when it has none).
-  PendingSet TakeClass(PendingClassKey c) {
-    auto it = classes_.find(c);
-    if (it == classes_.end()) return PendingSet();
-    PendingSet members = std::move(it->second);
-    classes_.erase(it);
-    heads_.erase(*members.begin());
-    size_ -= members.size();
-    return members;
+  /// Whether `k` is a member of class `c`.
+  bool contains(const PendingKey& k, PendingClassKey c) const {
+    const auto it = classes_.find(c);
+    return it != classes_.end() && it->second.members.contains(k);
   }
 
-  /// Adds a whole class's members (a set in queue order) to class `c`.
-  void InsertSet(PendingClassKey c, PendingSet&& members) {
-    if (members.empty()) return;
+  /// Takes every member of class `c` out of the queue, in queue order (empty when it has none).
+  PendingClass TakeClass(PendingClassKey c) {
+    auto it = classes_.find(c);
+    if (it == classes_.end()) return PendingClass();
+    PendingClass cls = std::move(it->second);
+    classes_.erase(it);
+    heads_.erase(*cls.members.begin());
+    size_ -= cls.members.size();
+    return cls;
+  }
+
+  /// Adds a whole class's members (a set in queue order, with its namespace counts) to class `c`.
+  void InsertSet(PendingClassKey c, PendingClass&& cls) {
+    if (cls.members.empty()) return;
     auto [it, fresh] = classes_.try_emplace(c);
-    size_ += members.size();
+    size_ += cls.members.size();
     if (fresh) {
-      heads_.insert(*members.begin());
-      it->second = std::move(members);
+      heads_.insert(*cls.members.begin());
+      it->second = std::move(cls);
       return;
     }
-    heads_.erase(*it->second.begin());
+    PendingClass& into = it->second;
+    heads_.erase(*into.members.begin());
     // The smaller set goes into the larger: a flush brings a parked class back to where a few new
     // arrivals of the class wait, and copying the few is cheaper than rebuilding the many.
-    if (it->second.size() < members.size()) std::swap(it->second, members);
-    std::vector<PendingKey> sorted(members.begin(), members.end());
-    MergeInto(it->second, sorted);
-    heads_.insert(*it->second.begin());
+    if (into.members.size() < cls.members.size()) std::swap(into, cls);
+    std::vector<PendingKey> sorted(cls.members.begin(), cls.members.end());
+    MergeInto(into.members, sorted);
+    for (const auto& [ns, n] : cls.namespaces) into.Count(ns, n);
+    heads_.insert(*into.members.begin());
   }
 
   /// Empties the queue, handing over every class with its members (in no particular order).
-  absl::flat_hash_map<PendingClassKey, PendingSet> TakeAll() {
-    absl::flat_hash_map<PendingClassKey, PendingSet> all = std::move(classes_);
+  absl::flat_hash_map<PendingClassKey, PendingClass> TakeAll() {
+    absl::flat_hash_map<PendingClassKey, PendingClass> all = std::move(classes_);
     classes_.clear();
     heads_.clear();
     size_ = 0;
@@ -168,22 +215,23 @@ class ClassQueue {
   const_iterator begin() const {
     const_iterator it;
     it.cursors_.reserve(classes_.size());
-    for (const auto& [key, members] : classes_) it.cursors_.emplace_back(members.begin(), members.end());
+    for (const auto& [key, cls] : classes_) it.cursors_.emplace_back(cls.members.begin(), cls.members.end());
     std::make_heap(it.cursors_.begin(), it.cursors_.end(), const_iterator::Later);
     return it;
   }
   const_iterator end() const { return const_iterator(); }
 
   /// Classes and their first members, for the invariant checker.
-  const absl::flat_hash_map<PendingClassKey, PendingSet>& classes() const { return classes_; }
+  const absl::flat_hash_map<PendingClassKey, PendingClass>& classes() const { return classes_; }
   const PendingSet& heads() const { return heads_; }
 
  private:
-  // Adds keys sorted in queue order: many at once by one linear merge, a few one by one.
+  // Adds keys sorted in queue order: many at once by one linear merge, a few one by one (a failed
+  // head rejoining its parked class is one key: rebuilding the class for it would cost a new tree).
   static void MergeInto(PendingSet& dst, std::vector<PendingKey>& sorted) {
     if (dst.empty()) {
       dst = PendingSet(sorted.begin(), sorted.end());
-    } else if (sorted.size() * 16 < dst.size()) {
+    } else if (sorted.size() <= 4 || sorted.size() * 16 < dst.size()) {
       for (const PendingKey& k : sorted) dst.insert(k);
     } else {
       std::vector<PendingKey> merged;
@@ -194,7 +242,7 @@ class ClassQueue {
   }
 
   // Lookup only: no decision reads this map's order (iteration merges by `PendingOrder`).
-  absl::flat_hash_map<PendingClassKey, PendingSet> classes_;
+  absl::flat_hash_map<PendingClassKey, PendingClass> classes_;
   PendingSet heads_;
   size_t size_ = 0;
 };

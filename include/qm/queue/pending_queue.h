@@ -5,10 +5,16 @@
 // (parked until something changes) and, during a cycle, the popped head. Pending workloads whose
 // LocalQueue or ClusterQueue is missing or stopped wait in `ClusterState::unqueued`.
 //
+// A queued workload's record says only that it is queued (`QueuePlace::kQueued`) and where;
+// whether it is active or parked is which of the two queues holds its class (`PlaceOf`). So moving
+// a class between them writes no member's record.
+//
 // Costs: Enqueue / Remove / PopHead O(log n) for n pending in the queue; a flush moves every parked
-// workload of a cohort tree back, class by class, O(parked + classes × log C); bulk parking of an
-// equivalence class takes the class's members out of the active queue at once
-// (qm/queue/class_queue.h), O(log classes), then marks each member, O(members).
+// class of a cohort tree back as a whole set, O(classes × (log C + namespaces)), and reads members
+// only in the rare classes that must split (a namespace that no longer matches, a pods-ready
+// requeue back-off); bulk parking of an equivalence class takes the class's members out of the
+// active queue at once (qm/queue/class_queue.h), O(log classes), then writes each member's status
+// message, O(members).
 #ifndef QM_QUEUE_PENDING_QUEUE_H_
 #define QM_QUEUE_PENDING_QUEUE_H_
 
@@ -86,12 +92,12 @@ class RecordPrefetcher {
     for (int i = 0; i < kDistance; ++i) Next();
   }
   /// Fetches the next record ahead (its first line and the ones of the fields a flush and a park
-  /// touch: namespace and place, extras, reason, message).
+  /// touch: namespace, extras, reason, message).
   void Next() {
     if (it_ == end_) return;
     const WorkloadRecord& w = s_.wl(it_->id);  // an address: nothing is read yet
     __builtin_prefetch(&w, 1);
-    __builtin_prefetch(&w.extras, 1);
+    __builtin_prefetch(&w.reason, 1);
     __builtin_prefetch(&w.message, 1);
     ++it_;
   }
@@ -101,6 +107,15 @@ class RecordPrefetcher {
   PendingSet::const_iterator it_, end_;
 };
 
+/// Where a workload waits: kActive or kInadmissible for a queued one, from the queue that holds its
+/// class (O(1) + O(log m)); the stored place otherwise.
+inline QueuePlace PlaceOf(const ClusterState& s, WorkloadId id) {
+  const WorkloadRecord& w = s.wl(id);
+  if (w.place != QueuePlace::kQueued) return w.place;
+  return s.cq(w.queued_in).heap.contains(PendingKeyOf(s, id), PendingClassOf(w)) ? QueuePlace::kActive
+                                                                                 : QueuePlace::kInadmissible;
+}
+
 /// Takes a pending workload out of wherever it waits.
 inline void RemoveFromQueues(ClusterState& s, WorkloadId id) {
   WorkloadRecord& w = s.wl(id);
@@ -108,12 +123,15 @@ inline void RemoveFromQueues(ClusterState& s, WorkloadId id) {
     case QueuePlace::kNone:
       s.unqueued.erase(UnqueuedKey(w, id));
       break;
+    case QueuePlace::kQueued: {
+      ClusterQueueState& cq = s.cq(w.queued_in);
+      const PendingKey key = PendingKeyOf(s, id);
+      const PendingClassKey cls = PendingClassOf(w);
+      if (!cq.heap.erase(key, cls, w.ns)) cq.inadmissible.erase(key, cls, w.ns);
+      break;
+    }
     case QueuePlace::kActive:
-      s.cq(w.queued_in).heap.erase(PendingKeyOf(s, id), PendingClassOf(w));
-      break;
     case QueuePlace::kInadmissible:
-      s.cq(w.queued_in).inadmissible.erase(PendingKeyOf(s, id), PendingClassOf(w));
-      break;
     case QueuePlace::kInflight:
       break;
   }
@@ -180,21 +198,19 @@ inline void Enqueue(ClusterState& s, WorkloadId id) {
   w.queued_in = cq_id;
   // Kueue's requeue back-off after a pods-ready timeout (docs/semantics.md §1.7.2): parked alone
   // until it ends, whatever the queueing strategy; flushes leave it there.
+  w.place = QueuePlace::kQueued;
   if (InRequeueBackoff(w, s.Now())) {
-    w.place = QueuePlace::kInadmissible;
-    cq.inadmissible.insert(PendingKeyOf(s, id), PendingClassOf(w));
+    cq.inadmissible.insert(PendingKeyOf(s, id), PendingClassOf(w), w.ns);
     return;
   }
   if (cq.spec.queueing_strategy == QueueingStrategy::kBestEffortFIFO &&
       s.config.features.scheduling_equivalence_hashing && !cq.blocked.empty() &&
       cq.blocked.contains(EquivalenceKey(s, w))) {
-    w.place = QueuePlace::kInadmissible;
-    cq.inadmissible.insert(PendingKeyOf(s, id), PendingClassOf(w));
+    cq.inadmissible.insert(PendingKeyOf(s, id), PendingClassOf(w), w.ns);
     w.message = CompactString::Static(kBypassedMessage);
     return;
   }
-  w.place = QueuePlace::kActive;
-  cq.heap.insert(PendingKeyOf(s, id), PendingClassOf(w));
+  cq.heap.insert(PendingKeyOf(s, id), PendingClassOf(w), w.ns);
   s.MayHaveHead(cq_id);
 }
 
@@ -203,8 +219,8 @@ inline void Park(ClusterState& s, WorkloadId id, ClusterQueueId cq_id) {
   WorkloadRecord& w = s.wl(id);
   RemoveFromQueues(s, id);
   w.queued_in = cq_id;
-  w.place = QueuePlace::kInadmissible;
-  s.cq(cq_id).inadmissible.insert(PendingKeyOf(s, id), PendingClassOf(w));
+  w.place = QueuePlace::kQueued;
+  s.cq(cq_id).inadmissible.insert(PendingKeyOf(s, id), PendingClassOf(w), w.ns);
 }
 
 /// Whether the workload's namespace exists and matches the ClusterQueue's selector.
@@ -215,8 +231,10 @@ inline bool NamespaceMatches(const ClusterState& s, const ClusterQueueState& cq,
 }
 
 /// Moves every parked workload of a ClusterQueue whose namespace matches back to its active queue
-/// and forgets the blocked equivalence classes (docs/semantics.md §3.8). Classes move as whole sets;
-/// each member is still visited once (its namespace and place), O(parked) with a small constant.
+/// and forgets the blocked equivalence classes (docs/semantics.md §3.8). A class whose namespaces
+/// all match goes back whole and no member's record is read; one whose namespaces all fail stays
+/// whole. Only a class that splits, or any class once a requeue back-off was ever set, is walked
+/// member by member.
 inline void FlushClusterQueue(ClusterState& s, ClusterQueueId cq_id) {
   ClusterQueueState& cq = s.cq(cq_id);
   // clear() rewrites every control byte of a once-grown table even when it is empty, and a flush
@@ -233,25 +251,38 @@ inline void FlushClusterQueue(ClusterState& s, ClusterQueueId cq_id) {
     ns_cache.emplace_back(ns, ok);
     return ok;
   };
-  // Classes go back whole, each member visited once; members whose namespace no longer matches
-  // stay parked. The result does not depend on the order classes are handed over in.
+  // The result does not depend on the order classes are handed over in.
   std::vector<PendingKey> stay;
-  for (auto& [cls, members] : cq.inadmissible.TakeAll()) {
-    stay.clear();
-    RecordPrefetcher ahead(s, members);  // a parked member's record is rarely in cache
-    for (const PendingKey& k : members) {
-      ahead.Next();
-      WorkloadRecord& w = s.wl(k.id);
-      // A workload waiting out its requeue back-off stays (docs/semantics.md §1.7.2).
-      if (matches(w.ns) && !InRequeueBackoff(w, s.Now())) {
-        w.place = QueuePlace::kActive;
-      } else {
-        stay.push_back(k);
-      }
+  for (auto& [cls, parked] : cq.inadmissible.TakeAll()) {
+    bool all = true, none = true;
+    for (const auto& [ns, n] : parked.namespaces) {
+      const bool ok = matches(ns);
+      all = all && ok;
+      none = none && !ok;
     }
-    for (const PendingKey& k : stay) members.erase(k);
-    cq.heap.InsertSet(cls, std::move(members));
-    for (const PendingKey& k : stay) cq.inadmissible.insert(k, cls);
+    if (none) {
+      cq.inadmissible.InsertSet(cls, std::move(parked));
+      continue;
+    }
+    if (all && !s.requeue_backoff_seen) {
+      cq.heap.InsertSet(cls, std::move(parked));
+      continue;
+    }
+    // Members whose namespace no longer matches, or that wait out their requeue back-off
+    // (docs/semantics.md §1.7.2), stay parked.
+    stay.clear();
+    RecordPrefetcher ahead(s, parked.members);  // a parked member's record is rarely in cache
+    for (const PendingKey& k : parked.members) {
+      ahead.Next();
+      const WorkloadRecord& w = s.wl(k.id);
+      if (!matches(w.ns) || InRequeueBackoff(w, s.Now())) stay.push_back(k);
+    }
+    for (const PendingKey& k : stay) {
+      parked.members.erase(k);
+      parked.Uncount(s.wl(k.id).ns);
+    }
+    cq.heap.InsertSet(cls, std::move(parked));
+    for (const PendingKey& k : stay) cq.inadmissible.insert(k, cls, s.wl(k.id).ns);
   }
   if (!cq.heap.empty()) s.MayHaveHead(cq_id);
 }
@@ -300,15 +331,15 @@ inline void RetryUnqueued(ClusterState& s) {
 inline WorkloadId PopHead(ClusterState& s, ClusterQueueId cq_id) {
   ClusterQueueState& cq = s.cq(cq_id);
   WorkloadId id;
-  if (cq.sticky_preemptor.valid() && s.wl(cq.sticky_preemptor).place == QueuePlace::kActive &&
-      s.wl(cq.sticky_preemptor).queued_in == cq_id) {
+  if (cq.sticky_preemptor.valid() && s.wl(cq.sticky_preemptor).queued_in == cq_id &&
+      PlaceOf(s, cq.sticky_preemptor) == QueuePlace::kActive) {
     id = cq.sticky_preemptor;
   } else {
     if (cq.heap.empty()) return WorkloadId();
     id = cq.heap.front().id;
   }
   WorkloadRecord& w = s.wl(id);
-  cq.heap.erase(PendingKeyOf(s, id), PendingClassOf(w));
+  cq.heap.erase(PendingKeyOf(s, id), PendingClassOf(w), w.ns);
   w.place = QueuePlace::kInflight;
   return id;
 }

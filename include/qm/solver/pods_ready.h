@@ -104,6 +104,7 @@ inline void ExpirePodsReady(ClusterState& s, std::vector<Event>& events) {
       ++x.requeue_count;
       const Time until = now + RequeueBackoffWait(c, x.requeue_count);
       if (!x.requeue_at || *x.requeue_at < until) x.requeue_at = until;
+      s.requeue_backoff_seen = true;
       w.reason = eviction_reason::kPodsReadyTimeout;
       w.message = fmt::format("Exceeded the PodsReady timeout {}", s.WorkloadName(id));
     }
@@ -115,7 +116,7 @@ inline void ExpirePodsReady(ClusterState& s, std::vector<Event>& events) {
     const WorkloadId id(i);
     WorkloadRecord& w = s.wl(id);
     w.extras->requeue_at.reset();  // Kueue: Requeued=True, reason BackoffFinished
-    if (w.place == QueuePlace::kInadmissible) Enqueue(s, id);
+    if (PlaceOf(s, id) == QueuePlace::kInadmissible) Enqueue(s, id);
   }
 }
 

@@ -817,13 +817,12 @@ class Scheduler {
                 (w.scan && w.scan->has_pending_flavors());
     }
     w.queued_in = e.cq;
+    w.place = QueuePlace::kQueued;
     if (to_heap) {
-      w.place = QueuePlace::kActive;
-      cq.heap.insert(PendingKeyOf(s_, e.wl), PendingClassOf(w));
+      cq.heap.insert(PendingKeyOf(s_, e.wl), PendingClassOf(w), w.ns);
       s_.MayHaveHead(e.cq);
     } else {
-      w.place = QueuePlace::kInadmissible;
-      cq.inadmissible.insert(PendingKeyOf(s_, e.wl), PendingClassOf(w));
+      cq.inadmissible.insert(PendingKeyOf(s_, e.wl), PendingClassOf(w), w.ns);
       ++result_.parked;
       if (!strict && s_.config.features.scheduling_equivalence_hashing &&
           (e.requeue == RequeueReason::kNoFit || e.requeue == RequeueReason::kPreemptionNoCandidates))
@@ -836,19 +835,19 @@ class Scheduler {
   void ParkEquivalent(ClusterQueueState& cq, WorkloadId wl) {
     const WorkloadRecord& w = s_.wl(wl);
     cq.blocked.insert(EquivalenceKey(s_, w));
-    // The class's members leave the active queue as one set (qm/queue/class_queue.h).
-    PendingSet same = cq.heap.TakeClass(PendingClassOf(w));
-    if (same.empty()) return;
+    // The class's members leave the active queue as one set (qm/queue/class_queue.h); their place
+    // follows the set, and only their status is written.
+    PendingClass same = cq.heap.TakeClass(PendingClassOf(w));
+    if (same.members.empty()) return;
     const CompactString bypassed = CompactString::Static(kBypassedMessage);
-    RecordPrefetcher ahead(s_, same);
-    for (const PendingKey& k : same) {
+    RecordPrefetcher ahead(s_, same.members);
+    for (const PendingKey& k : same.members) {
       ahead.Next();
       WorkloadRecord& o = s_.wl(k.id);
-      o.place = QueuePlace::kInadmissible;
       o.reason = w.reason;
       o.message = bypassed;
     }
-    result_.parked += static_cast<int64_t>(same.size());
+    result_.parked += static_cast<int64_t>(same.members.size());
     cq.inadmissible.InsertSet(PendingClassOf(w), std::move(same));
   }
 

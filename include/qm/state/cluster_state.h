@@ -256,6 +256,12 @@ class ClusterState {
     if (cqs_by_name.size() % 64 != 0) head_candidates.back() = (uint64_t{1} << (cqs_by_name.size() % 64)) - 1;
   }
 
+  /// Set once any workload was given a requeue back-off end (pods-ready timeouts,
+  /// docs/semantics.md §1.7.2), and never cleared: until then no flush has to read a parked
+  /// member's record to see whether it still waits one out. Derived, so snapshots do not hold it
+  /// (a restore sets it when a record holds one).
+  bool requeue_backoff_seen = false;
+
   /// A new, empty admission record in this engine's pool.
   AdmissionPtr NewAdmission() { return AdmissionPtr(new (admission_pool.Allocate()) AdmissionRecord()); }
 

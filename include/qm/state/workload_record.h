@@ -130,11 +130,17 @@ struct ScanProgress {
 };
 
 /// Where a pending workload sits.
+///
+/// A record stores kNone, kInflight or kQueued. kActive and kInadmissible are what `PlaceOf`
+/// (qm/queue/pending_queue.h) derives for a queued workload from which of its ClusterQueue's two
+/// queues holds its class: parking or flushing a class then moves one set and writes no member's
+/// record. Snapshots and queries only ever see the derived places.
 enum class QueuePlace : uint8_t {
   kNone,          ///< not in any ClusterQueue (no LocalQueue / ClusterQueue, LQ stopped, ...)
   kActive,        ///< in the ClusterQueue's active queue
   kInadmissible,  ///< parked in the inadmissible set
   kInflight,      ///< popped for the current cycle
+  kQueued,        ///< stored only: in the active queue or the inadmissible set of `queued_in`
 };
 
 /// The requeue reasons of docs/semantics.md §3.6.
