@@ -426,7 +426,7 @@ void EngineState::UpdateActive(ClusterQueueId id) {
   // workloads that hold quota (§3.9).
   if (!cq.exists) return;
   const auto say_why = [&](const PendingKey& k) {
-    WorkloadRecord& w = s.wl(k.id);
+    WorkloadRecord& w = OwnStatus(s, k.id);
     if (cq.active) {
       // The blockage is gone: Kueue's workload controller writes PendingEvaluation (§8.1).
       if (std::string_view(w.reason) == reason::kSuspended) {

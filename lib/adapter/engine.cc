@@ -660,7 +660,8 @@ absl::StatusOr<WorkloadExplanation> Engine::Explain(WorkloadHandle workload) con
     const WorkloadRecord& w = s.wl(id);
     if (w.preempted_by.valid() && !s.wl(w.preempted_by).deleted) ex.preempted_by = s.WorkloadName(w.preempted_by);
     ex.preemption_reason = w.preemption_reason;
-    if (w.preemption_reason) ex.preemption_message = w.extras ? w.extras->preemption_message : w.message;
+    if (w.preemption_reason)
+      ex.preemption_message = w.extras ? w.extras->preemption_message : std::string(MessageOf(s, id));
     if (w.state == WorkloadState::kPending) {
       std::string why;
       const ClusterQueueId cq = ResolveQueue(s, w, &why);

@@ -188,6 +188,9 @@ class Checker {
         if (!w.active) return Violation(fmt::format("{} is Pending but its spec.active is false", Wl(id)));
         if (w.place == QueuePlace::kInflight)
           return Violation(fmt::format("{} is still marked as popped for a cycle, outside a cycle", Wl(id)));
+        if (w.place == QueuePlace::kQueued && w.status_epoch > s_.status_epoch)
+          return Violation(fmt::format("{}: its status is marked current at epoch {}, after the latest ({})", Wl(id),
+                                       w.status_epoch, s_.status_epoch));
         if (w.place == QueuePlace::kActive || w.place == QueuePlace::kInadmissible)
           return Violation(fmt::format("{} stores a derived queue place (queued workloads store kQueued)", Wl(id)));
         if ((w.place == QueuePlace::kNone) == w.queued_in.valid())
@@ -247,6 +250,11 @@ class Checker {
         std::sort(v.begin(), v.end());
         return v;
       };
+      if (pending.stamp.epoch > s_.status_epoch || (pending.stamp.epoch != 0 && pending.stamp.reason == nullptr))
+        return Violation(fmt::format("ClusterQueue '{}' {}: the class of {} has a status stamp of epoch {} (the "
+                                     "latest is {}){}",
+                                     cq.name, what, Wl(set.begin()->id), pending.stamp.epoch, s_.status_epoch,
+                                     pending.stamp.reason == nullptr ? " without a reason" : ""));
       if (sorted(recount.namespaces) != sorted(pending.namespaces))
         return Violation(fmt::format("ClusterQueue '{}' {}: the class of {} miscounts its members' namespaces",
                                      cq.name, what, Wl(set.begin()->id)));

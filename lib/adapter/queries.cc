@@ -82,8 +82,8 @@ WorkloadStatus EngineState::Status(WorkloadId id) const {
     st.cluster_queue = s.cq(w.queued_in).name;
   }
   st.inadmissible = PlaceOf(s, id) == QueuePlace::kInadmissible;
-  st.reason = w.reason;
-  st.message = w.message;
+  st.reason = ReasonOf(s, id);
+  st.message = MessageOf(s, id);
   // Admissions do not store Kueue's "Quota reserved" message; it is rebuilt here from the queue.
   if (st.message.empty() && w.admission && std::string_view(w.reason) == "QuotaReserved")
     st.message = fmt::format("Quota reserved in ClusterQueue {}", s.cq(w.admission->cluster_queue).name);

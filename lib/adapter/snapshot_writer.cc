@@ -336,8 +336,8 @@ void WriteState(const ClusterState& s, Writer& w) {
     w.At(r.queue_time);
     w.U64(r.seq);
     w.U32(r.queued_in.value);
-    w.Str(r.reason);
-    w.Str(r.message);
+    w.Str(ReasonOf(s, id));  // as a bulk park's stamp may give it: stamps are not saved
+    w.Str(MessageOf(s, id));
     w.Bool(r.admission != nullptr);
     if (r.admission) {
       const AdmissionRecord& a = *r.admission;

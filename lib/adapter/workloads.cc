@@ -554,17 +554,20 @@ const char* EngineState::BlockedClassReason(WorkloadId id) const {
   const auto it = classes.find(PendingClassOf(w));
   if (it == classes.end()) return nullptr;
   // The members are ordered (PendingSet), so the first one with a reason is always the same.
-  for (const PendingKey& k : it->second.members) {
+  const PendingClass& parked = it->second;
+  for (const PendingKey& k : parked.members) {
     if (k.id == id) continue;
-    const std::string_view r(s.wl(k.id).reason);
+    const WorkloadRecord& o = s.wl(k.id);
+    const char* reason = parked.stamp.epoch > o.status_epoch ? parked.stamp.reason : o.reason;  // ReasonOf
+    const std::string_view r(reason);
     if (r == reason::kNoMatchingFlavor || r == reason::kExceedsMaxQuota || r == reason::kWaitingForQuota)
-      return s.wl(k.id).reason;
+      return reason;
   }
   return nullptr;
 }
 
 void EngineState::ReconcilePendingStatus(WorkloadId id) {
-  WorkloadRecord& w = s.wl(id);
+  WorkloadRecord& w = OwnStatus(s, id);  // read and written below
   // Outside every queue, Enqueue wrote the blocker (LocalQueue missing or inactive, ClusterQueue
   // missing); the others are Kueue's resolveGranularUnadmittedQuotaReservedCondition, in its order.
   if (w.state != WorkloadState::kPending || w.place == QueuePlace::kNone) return;

@@ -104,9 +104,30 @@ TEST_CASE("ClassQueue: iterates and pops in one queue order across classes", "[q
     part.members.insert(k);
     part.Count(Ns(k.id.value), 1);
   }
-  q.InsertSet(c, std::move(taken));
-  q.InsertSet(c, std::move(part));
+  // A stamp travels with its set; in a merge the smaller side is handed to `adopt` with its own.
+  taken.stamp = qm::StatusStamp{5, "Stamped"};
+  const size_t part_size = part.members.size();
+  std::vector<std::pair<uint32_t, uint32_t>> adopted;  // (id, stamp epoch)
+  const auto adopt = [&](const PendingKey& k, const qm::StatusStamp& st) { adopted.emplace_back(k.id.value, st.epoch); };
+  q.InsertSet(c, std::move(taken), adopt);
+  CHECK(adopted.empty());  // into an absent class: moved whole
+  CHECK(q.classes().at(c).stamp.epoch == 5);
+  q.InsertSet(c, std::move(part), adopt);
+  CHECK(adopted.size() == std::min(part_size, taken_size - part_size));
+  CHECK(q.classes().at(c).stamp.epoch == (part_size > taken_size - part_size ? 0u : 5u));
+  for (const auto& [id, epoch] : adopted) CHECK(epoch == (part_size > taken_size - part_size ? 5u : 0u));
   CHECK(Order(q) == expected());
+  // Erasing one member reports its class's stamp; clearing stamps visits every member once.
+  qm::StatusStamp left;
+  const PendingKey one = *q.classes().at(c).members.begin();
+  const uint32_t expected_epoch = q.classes().at(c).stamp.epoch;
+  REQUIRE(q.erase(one, c, Ns(one.id.value), &left));
+  CHECK(left.epoch == expected_epoch);
+  q.insert(one, c, Ns(one.id.value));
+  size_t visited = 0;
+  q.ClearStamps([&](const PendingKey&, const qm::StatusStamp&) { ++visited; });
+  CHECK(visited == q.size());
+  for (const auto& [cls_key, cls] : q.classes()) CHECK(cls.stamp.epoch == 0);
   uint32_t counted = 0;
   for (const auto& [ns, n] : q.classes().at(c).namespaces) counted += n;
   CHECK(counted == taken_size);

@@ -324,6 +324,50 @@ TEST_CASE("namespaceSelector mismatch: pending, parked, Misconfigured", "[queue]
   }
 }
 
+TEST_CASE("A flush moves parked classes whole, and splits one whose namespaces no longer all match",
+          "[queue][selector][besteffort]") {
+  // One class (same shape, same priority) parked from two namespaces; namespace b then stops
+  // matching the selector. The flush must send a's members back and keep b's parked, and the
+  // class parked from b alone must stay whole (qm/queue/pending_queue.h, FlushClusterQueue).
+  ClusterQueue cq("eng");
+  ClusterQueueSpec spec = cq.Flavor("default", {Q("cpu", 4 * kCpu)}).spec();
+  spec.namespace_selector = LabelSelector{{{"team", "eng"}}, {}};
+  Engine e;
+  REQUIRE(e.Apply(std::vector<ObjectSpec>{test::Namespace("a", {{"team", "eng"}}), test::Namespace("b", {{"team", "eng"}}),
+                                          test::Flavor("default"), spec, test::LocalQueue("a", "q", "eng"),
+                                          test::LocalQueue("b", "q", "eng")})
+              .ok());
+  REQUIRE(e.Submit(Workload("a", "running").Queue("q").Request("cpu", 4 * kCpu).Created(At(0))).ok());
+  REQUIRE(Admitted(e, e.ScheduleCycle()) == std::vector<std::string>{"a/running"});
+  REQUIRE(e.Submit(Workload("a", "x1").Queue("q").Request("cpu", kCpu).Created(At(1))).ok());
+  REQUIRE(e.Submit(Workload("b", "y1").Queue("q").Request("cpu", kCpu).Created(At(2))).ok());
+  REQUIRE(e.Submit(Workload("a", "x2").Queue("q").Request("cpu", kCpu).Created(At(3))).ok());
+  REQUIRE(e.Submit(Workload("b", "big").Queue("q").Request("cpu", 3 * kCpu).Created(At(4))).ok());
+  // Two cycles: the 1-CPU class fails at its head and is parked whole, then `big` alone.
+  e.ScheduleCycle();
+  e.ScheduleCycle();
+  REQUIRE(Inadmissible(e, "eng") == std::vector<std::string>{"a/x1", "b/y1", "a/x2", "b/big"});
+  CHECK(Status(e, "b", "y1").message == "Bypassed scheduling evaluation because an equivalent workload recently failed");
+  CHECK(Status(e, "b", "y1").inadmissible);
+  // Namespace b stops matching; then quota is released, which flushes the queue.
+  REQUIRE(e.Apply(test::Namespace("b", {{"team", "other"}})).ok());
+  REQUIRE(e.Finish("a", "running").ok());
+  CHECK(Pending(e, "eng") == std::vector<std::string>{"a/x1", "a/x2"});
+  CHECK(Inadmissible(e, "eng") == std::vector<std::string>{"b/y1", "b/big"});
+  CHECK_FALSE(Status(e, "a", "x2").inadmissible);
+  CHECK(Status(e, "b", "y1").inadmissible);
+  CHECK(Status(e, "b", "big").inadmissible);
+  CHECK(Admitted(e, e.ScheduleCycle()) == std::vector<std::string>{"a/x1"});
+  CHECK(Admitted(e, e.ScheduleCycle()) == std::vector<std::string>{"a/x2"});
+  CHECK(e.ScheduleCycle().empty());
+  // Matching again, the next flush brings b's members back too, in queue order.
+  REQUIRE(e.Apply(test::Namespace("b", {{"team", "eng"}})).ok());
+  REQUIRE(e.Finish("a", "x1").ok());
+  CHECK(Inadmissible(e, "eng").empty());
+  CHECK(Pending(e, "eng") == std::vector<std::string>{"b/y1", "b/big"});
+  CHECK(Admitted(e, e.ScheduleCycle()) == std::vector<std::string>{"b/y1"});
+}
+
 TEST_CASE("A ClusterQueue without namespaceSelector matches no namespace", "[queue][selector]") {
   Engine e = OneQueue(ClusterQueue("eng").Flavor("default", {Q("cpu", 4 * kCpu)}).NoNamespaceSelector());
   REQUIRE(e.Submit(Workload("a", "w").Queue("q").Request("cpu", kCpu).Created(At(1))).ok());

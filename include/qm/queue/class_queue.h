@@ -23,7 +23,9 @@
 //
 // Each class also counts its members per namespace. A flush (qm/queue/pending_queue.h) asks
 // whether a parked class may go back by asking about its few namespaces, so it moves the class
-// without reading a single member's record.
+// without reading a single member's record. And a class may carry a status stamp: parking a whole
+// class as equivalents of a failed head stamps the set once instead of writing every member's
+// status (`StatusStamp`; the records' side is in qm/queue/pending_queue.h).
 #ifndef QM_QUEUE_CLASS_QUEUE_H_
 #define QM_QUEUE_CLASS_QUEUE_H_
 
@@ -48,11 +50,21 @@ inline PendingClassKey PendingClassOf(uint32_t shape, int32_t priority) {
   return (static_cast<uint64_t>(shape) << 32) | static_cast<uint32_t>(priority);
 }
 
+/// The status a bulk park gave a whole class (docs/semantics.md §3.7: every member reads the
+/// failed head's reason and the "Bypassed ..." message). It covers the members whose own status
+/// is older: a member's record keeps the status epoch it joined the set at or last wrote its own
+/// status at, and the stamp applies while its epoch is greater (qm/queue/pending_queue.h).
+struct StatusStamp {
+  uint32_t epoch = 0;  ///< 0: no stamp
+  const char* reason = nullptr;
+};
+
 /// The members of one class in one queue, with how many come from each namespace (almost always
-/// one namespace: a team's ClusterQueue is fed by its own LocalQueues).
+/// one namespace: a team's ClusterQueue is fed by its own LocalQueues), and its status stamp.
 struct PendingClass {
   PendingSet members;
   absl::InlinedVector<std::pair<NamespaceId, uint32_t>, 1> namespaces;  ///< no order, no zero counts
+  StatusStamp stamp;
 
   void Count(NamespaceId ns, uint32_t n) {
     for (auto& [id, count] : namespaces)
@@ -101,13 +113,15 @@ class ClassQueue {
     ++size_;
   }
 
-  /// Removes `k` (of namespace `ns`) from class `c`; false when it is not there.
-  bool erase(const PendingKey& k, PendingClassKey c, NamespaceId ns) {
+  /// Removes `k` (of namespace `ns`) from class `c`; false when it is not there. `stamp`, when
+  /// given, receives the class's status stamp (the member leaves it).
+  bool erase(const PendingKey& k, PendingClassKey c, NamespaceId ns, StatusStamp* stamp = nullptr) {
     auto it = classes_.find(c);
     if (it == classes_.end()) return false;
     PendingSet& members = it->second.members;
     auto pos = members.find(k);
     if (pos == members.end()) return false;
+    if (stamp != nullptr) *stamp = it->second.stamp;
     const bool was_head = pos == members.begin();
     members.erase(pos);
     it->second.Uncount(ns);
@@ -124,9 +138,11 @@ class ClassQueue {
   }
 
   /// Whether `k` is a member of class `c`.
-  bool contains(const PendingKey& k, PendingClassKey c) const {
+  bool contains(const PendingKey& k, PendingClassKey c) const { return Find(k, c) != nullptr; }
+  /// The class `c` when `k` is one of its members, else nullptr.
+  const PendingClass* Find(const PendingKey& k, PendingClassKey c) const {
     const auto it = classes_.find(c);
-    return it != classes_.end() && it->second.members.contains(k);
+    return it != classes_.end() && it->second.members.contains(k) ? &it->second : nullptr;
   }
 
   /// Takes every member of class `c` out of the queue, in queue order (empty when it has none).
@@ -140,8 +156,12 @@ class ClassQueue {
     return cls;
   }
 
-  /// Adds a whole class's members (a set in queue order, with its namespace counts) to class `c`.
-  void InsertSet(PendingClassKey c, PendingClass&& cls) {
+  /// Adds a whole class's members (a set in queue order, with its namespace counts and stamp) to
+  /// class `c`. When the queue already has members of `c`, the merged set keeps the larger side's
+  /// stamp, and `adopt(key, stamp)` is called for each member of the smaller side with that side's
+  /// stamp, so that its record can take the status the stamp gave it.
+  template <class Adopt>
+  void InsertSet(PendingClassKey c, PendingClass&& cls, Adopt&& adopt) {
     if (cls.members.empty()) return;
     auto [it, fresh] = classes_.try_emplace(c);
     size_ += cls.members.size();
@@ -155,10 +175,20 @@ class ClassQueue {
     // The smaller set goes into the larger: a flush brings a parked class back to where a few new
     // arrivals of the class wait, and copying the few is cheaper than rebuilding the many.
     if (into.members.size() < cls.members.size()) std::swap(into, cls);
+    for (const PendingKey& k : cls.members) adopt(k, cls.stamp);
     std::vector<PendingKey> sorted(cls.members.begin(), cls.members.end());
     MergeInto(into.members, sorted);
     for (const auto& [ns, n] : cls.namespaces) into.Count(ns, n);
     heads_.insert(*into.members.begin());
+  }
+
+  /// Calls `f(key, stamp)` for every member with its class's stamp, then removes every stamp.
+  template <class F>
+  void ClearStamps(F&& f) {
+    for (auto& [c, cls] : classes_) {
+      for (const PendingKey& k : cls.members) f(k, cls.stamp);
+      cls.stamp = StatusStamp();
+    }
   }
 
   /// Empties the queue, handing over every class with its members (in no particular order).

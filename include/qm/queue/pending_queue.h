@@ -116,6 +116,78 @@ inline QueuePlace PlaceOf(const ClusterState& s, WorkloadId id) {
                                                                                  : QueuePlace::kInadmissible;
 }
 
+// ---- Status stamps (qm/queue/class_queue.h, `StatusStamp`) -------------------------------------
+//
+// A bulk park stamps the parked class instead of writing each member's reason and message. A
+// queued workload's own `reason` and `message` hold while its `status_epoch` is at least its
+// class's stamp's epoch. Every way into a queue one by one sets the record's epoch to the current
+// one (its own status is current); every way out one by one, and the smaller side of a merge,
+// takes on the stamp that covered it (`TakeStamp`). Readers use `ReasonOf` / `MessageOf`;
+// writers to a workload that may be queued call `OwnStatus` first.
+
+/// The stamp that covers a queued workload's status, or nullptr.
+inline const StatusStamp* CoveringStamp(const ClusterState& s, WorkloadId id) {
+  const WorkloadRecord& w = s.wl(id);
+  if (w.place != QueuePlace::kQueued || s.status_epoch <= w.status_epoch) return nullptr;  // no later stamp exists
+  const ClusterQueueState& cq = s.cq(w.queued_in);
+  const PendingKey key = PendingKeyOf(s, id);
+  const PendingClassKey cls = PendingClassOf(w);
+  const PendingClass* in = cq.heap.Find(key, cls);
+  if (in == nullptr) in = cq.inadmissible.Find(key, cls);
+  return in != nullptr && in->stamp.epoch > w.status_epoch ? &in->stamp : nullptr;
+}
+
+/// A workload's condition reason, as its class's stamp may give it.
+inline const char* ReasonOf(const ClusterState& s, WorkloadId id) {
+  const StatusStamp* stamp = CoveringStamp(s, id);
+  return stamp != nullptr ? stamp->reason : s.wl(id).reason;
+}
+
+/// A workload's status message, as its class's stamp may give it.
+inline std::string_view MessageOf(const ClusterState& s, WorkloadId id) {
+  return CoveringStamp(s, id) != nullptr ? std::string_view(kBypassedMessage) : std::string_view(s.wl(id).message);
+}
+
+/// Writes into `w` the status `stamp` gave it when the stamp covers it, and marks its own status
+/// current as of `epoch`.
+inline void TakeStamp(WorkloadRecord& w, const StatusStamp& stamp, uint32_t epoch) {
+  if (stamp.epoch > w.status_epoch) {
+    w.reason = stamp.reason;
+    w.message = CompactString::Static(kBypassedMessage);
+  }
+  w.status_epoch = epoch;
+}
+
+/// Makes a workload's own `reason` and `message` its status (taking on a stamp that covers it),
+/// so they may be read and written directly. O(1) + O(log m) for a queued one.
+inline WorkloadRecord& OwnStatus(ClusterState& s, WorkloadId id) {
+  WorkloadRecord& w = s.wl(id);
+  if (const StatusStamp* stamp = CoveringStamp(s, id)) TakeStamp(w, *stamp, s.status_epoch);
+  w.status_epoch = s.status_epoch;
+  return w;
+}
+
+/// The `adopt` of `ClassQueue::InsertSet`: the smaller side of a merge takes on its stamp.
+inline auto AdoptStamp(ClusterState& s) {
+  return [&s](const PendingKey& k, const StatusStamp& stamp) { TakeStamp(s.wl(k.id), stamp, s.status_epoch); };
+}
+
+/// Adds a queued workload to `queue` one by one: its own status is current from now on.
+inline void InsertPending(ClusterState& s, ClassQueue& queue, WorkloadId id) {
+  WorkloadRecord& w = s.wl(id);
+  w.status_epoch = s.status_epoch;
+  queue.insert(PendingKeyOf(s, id), PendingClassOf(w), w.ns);
+}
+
+/// Before the epoch counter would wrap (after 2³² − 1 bulk parks): every stamp is written into the
+/// records it covers, and every epoch starts again from 0. O(queued workloads), once in billions.
+inline void RestartStatusEpochs(ClusterState& s) {
+  for (ClusterQueueState& cq : s.cqs)
+    for (ClassQueue* queue : {&cq.heap, &cq.inadmissible})
+      queue->ClearStamps([&](const PendingKey& k, const StatusStamp& stamp) { TakeStamp(s.wl(k.id), stamp, 0); });
+  s.status_epoch = 0;
+}
+
 /// Takes a pending workload out of wherever it waits.
 inline void RemoveFromQueues(ClusterState& s, WorkloadId id) {
   WorkloadRecord& w = s.wl(id);
@@ -127,7 +199,9 @@ inline void RemoveFromQueues(ClusterState& s, WorkloadId id) {
       ClusterQueueState& cq = s.cq(w.queued_in);
       const PendingKey key = PendingKeyOf(s, id);
       const PendingClassKey cls = PendingClassOf(w);
-      if (!cq.heap.erase(key, cls, w.ns)) cq.inadmissible.erase(key, cls, w.ns);
+      StatusStamp stamp;
+      if (!cq.heap.erase(key, cls, w.ns, &stamp)) cq.inadmissible.erase(key, cls, w.ns, &stamp);
+      TakeStamp(w, stamp, s.status_epoch);
       break;
     }
     case QueuePlace::kActive:
@@ -200,17 +274,17 @@ inline void Enqueue(ClusterState& s, WorkloadId id) {
   // until it ends, whatever the queueing strategy; flushes leave it there.
   w.place = QueuePlace::kQueued;
   if (InRequeueBackoff(w, s.Now())) {
-    cq.inadmissible.insert(PendingKeyOf(s, id), PendingClassOf(w), w.ns);
+    InsertPending(s, cq.inadmissible, id);
     return;
   }
   if (cq.spec.queueing_strategy == QueueingStrategy::kBestEffortFIFO &&
       s.config.features.scheduling_equivalence_hashing && !cq.blocked.empty() &&
       cq.blocked.contains(EquivalenceKey(s, w))) {
-    cq.inadmissible.insert(PendingKeyOf(s, id), PendingClassOf(w), w.ns);
+    InsertPending(s, cq.inadmissible, id);
     w.message = CompactString::Static(kBypassedMessage);
     return;
   }
-  cq.heap.insert(PendingKeyOf(s, id), PendingClassOf(w), w.ns);
+  InsertPending(s, cq.heap, id);
   s.MayHaveHead(cq_id);
 }
 
@@ -220,7 +294,7 @@ inline void Park(ClusterState& s, WorkloadId id, ClusterQueueId cq_id) {
   RemoveFromQueues(s, id);
   w.queued_in = cq_id;
   w.place = QueuePlace::kQueued;
-  s.cq(cq_id).inadmissible.insert(PendingKeyOf(s, id), PendingClassOf(w), w.ns);
+  InsertPending(s, s.cq(cq_id).inadmissible, id);
 }
 
 /// Whether the workload's namespace exists and matches the ClusterQueue's selector.
@@ -261,11 +335,11 @@ inline void FlushClusterQueue(ClusterState& s, ClusterQueueId cq_id) {
       none = none && !ok;
     }
     if (none) {
-      cq.inadmissible.InsertSet(cls, std::move(parked));
+      cq.inadmissible.InsertSet(cls, std::move(parked), AdoptStamp(s));
       continue;
     }
     if (all && !s.requeue_backoff_seen) {
-      cq.heap.InsertSet(cls, std::move(parked));
+      cq.heap.InsertSet(cls, std::move(parked), AdoptStamp(s));
       continue;
     }
     // Members whose namespace no longer matches, or that wait out their requeue back-off
@@ -280,9 +354,10 @@ inline void FlushClusterQueue(ClusterState& s, ClusterQueueId cq_id) {
     for (const PendingKey& k : stay) {
       parked.members.erase(k);
       parked.Uncount(s.wl(k.id).ns);
+      TakeStamp(s.wl(k.id), parked.stamp, s.status_epoch);  // it leaves the stamped set
     }
-    cq.heap.InsertSet(cls, std::move(parked));
-    for (const PendingKey& k : stay) cq.inadmissible.insert(k, cls, s.wl(k.id).ns);
+    cq.heap.InsertSet(cls, std::move(parked), AdoptStamp(s));
+    for (const PendingKey& k : stay) InsertPending(s, cq.inadmissible, k.id);
   }
   if (!cq.heap.empty()) s.MayHaveHead(cq_id);
 }
@@ -339,7 +414,9 @@ inline WorkloadId PopHead(ClusterState& s, ClusterQueueId cq_id) {
     id = cq.heap.front().id;
   }
   WorkloadRecord& w = s.wl(id);
-  cq.heap.erase(PendingKeyOf(s, id), PendingClassOf(w), w.ns);
+  StatusStamp stamp;
+  cq.heap.erase(PendingKeyOf(s, id), PendingClassOf(w), w.ns, &stamp);
+  TakeStamp(w, stamp, s.status_epoch);
   w.place = QueuePlace::kInflight;
   return id;
 }

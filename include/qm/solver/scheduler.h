@@ -819,10 +819,10 @@ class Scheduler {
     w.queued_in = e.cq;
     w.place = QueuePlace::kQueued;
     if (to_heap) {
-      cq.heap.insert(PendingKeyOf(s_, e.wl), PendingClassOf(w), w.ns);
+      InsertPending(s_, cq.heap, e.wl);
       s_.MayHaveHead(e.cq);
     } else {
-      cq.inadmissible.insert(PendingKeyOf(s_, e.wl), PendingClassOf(w), w.ns);
+      InsertPending(s_, cq.inadmissible, e.wl);
       ++result_.parked;
       if (!strict && s_.config.features.scheduling_equivalence_hashing &&
           (e.requeue == RequeueReason::kNoFit || e.requeue == RequeueReason::kPreemptionNoCandidates))
@@ -832,23 +832,18 @@ class Scheduler {
   }
 
   // docs/semantics.md §3.7: park every queued workload equivalent to `wl` and remember the class.
+  // The class's members leave the active queue as one set (qm/queue/class_queue.h): their place
+  // follows the set, and their status (the failed head's reason, "Bypassed ...") is one stamp on
+  // it. No member's record is written: O(log C), not O(members).
   void ParkEquivalent(ClusterQueueState& cq, WorkloadId wl) {
     const WorkloadRecord& w = s_.wl(wl);
     cq.blocked.insert(EquivalenceKey(s_, w));
-    // The class's members leave the active queue as one set (qm/queue/class_queue.h); their place
-    // follows the set, and only their status is written.
+    if (!cq.heap.empty() && s_.status_epoch == UINT32_MAX) RestartStatusEpochs(s_);
     PendingClass same = cq.heap.TakeClass(PendingClassOf(w));
     if (same.members.empty()) return;
-    const CompactString bypassed = CompactString::Static(kBypassedMessage);
-    RecordPrefetcher ahead(s_, same.members);
-    for (const PendingKey& k : same.members) {
-      ahead.Next();
-      WorkloadRecord& o = s_.wl(k.id);
-      o.reason = w.reason;
-      o.message = bypassed;
-    }
+    same.stamp = StatusStamp{++s_.status_epoch, w.reason};
     result_.parked += static_cast<int64_t>(same.members.size());
-    cq.inadmissible.InsertSet(PendingClassOf(w), std::move(same));
+    cq.inadmissible.InsertSet(PendingClassOf(w), std::move(same), AdoptStamp(s_));
   }
 
   ClusterState& s_;

@@ -262,6 +262,11 @@ class ClusterState {
   /// (a restore sets it when a record holds one).
   bool requeue_backoff_seen = false;
 
+  /// The epoch of the latest bulk park's status stamp (qm/queue/class_queue.h, `StatusStamp`);
+  /// 0 when none was made since the engine was created or restored. Derived, not saved: a
+  /// snapshot holds every workload's status as its stamp gives it.
+  uint32_t status_epoch = 0;
+
   /// A new, empty admission record in this engine's pool.
   AdmissionPtr NewAdmission() { return AdmissionPtr(new (admission_pool.Allocate()) AdmissionRecord()); }
 

@@ -186,11 +186,17 @@ struct WorkloadRecord {
   std::unique_ptr<ScanProgress> scan;
   std::unique_ptr<WorkloadExtras> extras;
   std::optional<PreemptionReason> preemption_reason;  ///< see `preempted_by`
+  /// While queued: the status epoch (ClusterState::status_epoch) at which `reason` and `message`
+  /// were last known current. A bulk park's stamp on the workload's class with a later epoch
+  /// overrides them (qm/queue/class_queue.h, `StatusStamp`). Fits in padding; derived, not saved.
+  uint32_t status_epoch = 0;
   CompactString name;
   /// metadata.uid, empty when not given. Queue keys point at it (records never move).
   CompactString uid;
   /// Latest status message. Empty with reason QuotaReserved: the admission message is formatted
-  /// when asked for (`AdmittedMessage`), so an admission stores no text.
+  /// when asked for (`AdmittedMessage`), so an admission stores no text. For a queued workload,
+  /// `reason` and `message` may be overridden by its class's stamp: read them with `ReasonOf` and
+  /// `MessageOf`, and call `OwnStatus` before writing them (qm/queue/pending_queue.h).
   CompactString message;
 };
 
