@@ -537,6 +537,7 @@ absl::Status EngineState::Delete(const ObjectRef& ref) {
       std::vector<WorkloadId> pending;
       for (const PendingKey& k : cq.heap) pending.push_back(k.id);
       for (const PendingKey& k : cq.inadmissible) pending.push_back(k.id);
+      for (WorkloadId w : pending) OwnStatus(s, w);  // a class's stamp goes with the queues below
       SetClusterQueueCohort(id, "");
       s.tree.ClearQuota(cq.node);
       cq.exists = false;
