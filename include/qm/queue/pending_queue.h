@@ -13,8 +13,8 @@
 // class of a cohort tree back as a whole set, O(classes × (log C + namespaces)), and reads members
 // only in the rare classes that must split (a namespace that no longer matches, a pods-ready
 // requeue back-off); bulk parking of an equivalence class takes the class's members out of the
-// active queue at once (qm/queue/class_queue.h), O(log classes), then writes each member's status
-// message, O(members).
+// active queue at once and stamps their status on the set (qm/queue/class_queue.h), O(log C), plus
+// the smaller side of a merge with a class already parked.
 #ifndef QM_QUEUE_PENDING_QUEUE_H_
 #define QM_QUEUE_PENDING_QUEUE_H_
 

@@ -17,8 +17,10 @@
 //                                  at worst: a tree's views are recomputed only after a pick that
 //                                  changed usage, so O(A_T · H_T · d·(R+|W|)) for A_T such picks
 //   processing ................... O(H · (|P ∪ T|·|W|·d))
-//   requeue ...................... O(H log n), plus O(log C + m) to park an equivalence class of m
-//                                  (C classes in the queue, qm/queue/class_queue.h)
+//   requeue ...................... O(H log n), plus O(log C) to park an equivalence class (C classes
+//                                  in the queue; the members move as one set with one status stamp,
+//                                  qm/queue/class_queue.h), plus the smaller side when it joins a
+//                                  class already parked
 //   historical share (opt-in) .... O(N·R) for N tree nodes: an evaluation when the instant moved,
 //                                  and the commit of the cycle's changes (qm/state/usage_history.h);
 //                                  0 when off
