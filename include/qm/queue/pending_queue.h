@@ -83,21 +83,22 @@ inline uint64_t UnqueuedKey(const WorkloadRecord& w, WorkloadId id) { return (w.
 inline WorkloadId UnqueuedId(uint64_t key) { return WorkloadId(static_cast<uint32_t>(key & 0xffffffffu)); }
 
 /// Walks a set of pending keys a few records ahead of a loop over the same set, asking the CPU to
-/// fetch each record before the loop reads it: a flush or bulk park visits thousands of records
-/// scattered over the store, and one cache miss each, taken one at a time, is most of its cost.
+/// fetch each record before the loop reads it: a flush that must split a class visits every member's
+/// record, scattered over the store, and one cache miss each, taken one at a time, is most of its
+/// cost.
 class RecordPrefetcher {
  public:
   static constexpr int kDistance = 12;
   RecordPrefetcher(const ClusterState& s, const PendingSet& keys) : s_(s), it_(keys.begin()), end_(keys.end()) {
     for (int i = 0; i < kDistance; ++i) Next();
   }
-  /// Fetches the next record ahead (its first line and the ones of the fields a flush and a park
-  /// touch: namespace, extras, reason, message).
+  /// Fetches the next record ahead (its first line and the ones of the fields such a flush touches:
+  /// namespace, extras, and the status a member that stays takes from its class's stamp).
   void Next() {
     if (it_ == end_) return;
     const WorkloadRecord& w = s_.wl(it_->id);  // an address: nothing is read yet
     __builtin_prefetch(&w, 1);
-    __builtin_prefetch(&w.reason, 1);
+    __builtin_prefetch(&w.extras, 1);
     __builtin_prefetch(&w.message, 1);
     ++it_;
   }
@@ -162,8 +163,8 @@ inline void TakeStamp(WorkloadRecord& w, const StatusStamp& stamp, uint32_t epoc
 /// so they may be read and written directly. O(1) + O(log m) for a queued one.
 inline WorkloadRecord& OwnStatus(ClusterState& s, WorkloadId id) {
   WorkloadRecord& w = s.wl(id);
-  if (const StatusStamp* stamp = CoveringStamp(s, id)) TakeStamp(w, *stamp, s.status_epoch);
-  w.status_epoch = s.status_epoch;
+  const StatusStamp* stamp = CoveringStamp(s, id);
+  TakeStamp(w, stamp != nullptr ? *stamp : StatusStamp(), s.status_epoch);
   return w;
 }
 
@@ -270,9 +271,9 @@ inline void Enqueue(ClusterState& s, WorkloadId id) {
   }
   ClusterQueueState& cq = s.cq(cq_id);
   w.queued_in = cq_id;
+  w.place = QueuePlace::kQueued;
   // Kueue's requeue back-off after a pods-ready timeout (docs/semantics.md §1.7.2): parked alone
   // until it ends, whatever the queueing strategy; flushes leave it there.
-  w.place = QueuePlace::kQueued;
   if (InRequeueBackoff(w, s.Now())) {
     InsertPending(s, cq.inadmissible, id);
     return;
