@@ -558,7 +558,7 @@ const char* EngineState::BlockedClassReason(WorkloadId id) const {
   for (const PendingKey& k : parked.members) {
     if (k.id == id) continue;
     const WorkloadRecord& o = s.wl(k.id);
-    const char* reason = parked.stamp.epoch > o.status_epoch ? parked.stamp.reason : o.reason;  // ReasonOf
+    const char* reason = Covers(parked.stamp, o) ? parked.stamp.reason : o.reason;  // ReasonOf, class at hand
     const std::string_view r(reason);
     if (r == reason::kNoMatchingFlavor || r == reason::kExceedsMaxQuota || r == reason::kWaitingForQuota)
       return reason;

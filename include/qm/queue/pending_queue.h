@@ -126,6 +126,9 @@ inline QueuePlace PlaceOf(const ClusterState& s, WorkloadId id) {
 // takes on the stamp that covered it (`TakeStamp`). Readers use `ReasonOf` / `MessageOf`;
 // writers to a workload that may be queued call `OwnStatus` first.
 
+/// Whether `stamp` overrides the status on `w`'s record: it was made after that status was current.
+inline bool Covers(const StatusStamp& stamp, const WorkloadRecord& w) { return stamp.epoch > w.status_epoch; }
+
 /// The stamp that covers a queued workload's status, or nullptr.
 inline const StatusStamp* CoveringStamp(const ClusterState& s, WorkloadId id) {
   const WorkloadRecord& w = s.wl(id);
@@ -135,7 +138,7 @@ inline const StatusStamp* CoveringStamp(const ClusterState& s, WorkloadId id) {
   const PendingClassKey cls = PendingClassOf(w);
   const PendingClass* in = cq.heap.Find(key, cls);
   if (in == nullptr) in = cq.inadmissible.Find(key, cls);
-  return in != nullptr && in->stamp.epoch > w.status_epoch ? &in->stamp : nullptr;
+  return in != nullptr && Covers(in->stamp, w) ? &in->stamp : nullptr;
 }
 
 /// A workload's condition reason, as its class's stamp may give it.
@@ -152,7 +155,7 @@ inline std::string_view MessageOf(const ClusterState& s, WorkloadId id) {
 /// Writes into `w` the status `stamp` gave it when the stamp covers it, and marks its own status
 /// current as of `epoch`.
 inline void TakeStamp(WorkloadRecord& w, const StatusStamp& stamp, uint32_t epoch) {
-  if (stamp.epoch > w.status_epoch) {
+  if (Covers(stamp, w)) {
     w.reason = stamp.reason;
     w.message = CompactString::Static(kBypassedMessage);
   }
