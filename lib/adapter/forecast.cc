@@ -25,6 +25,9 @@
 #include "qm/solver/pods_ready.h"
 
 namespace qm {
+
+void internal::SilenceStatusTexts(Engine& engine) { engine.state_->s.quiet_status = true; }
+
 namespace {
 
 // A runtime distribution with its samples sorted, so a median and a draw above a floor are cheap.
@@ -40,6 +43,28 @@ struct Distribution {
     return random == nullptr ? first[(n - 1) / 2] : first[random->Below(n)];
   }
   bool uncertain() const { return sorted.size() > 1; }
+};
+
+// A run's slot of each workload it follows, by handle: a flat array over handle indices (they are
+// dense), since every event of every cycle is looked up here.
+class SlotIndex {
+ public:
+  void Set(WorkloadHandle h, uint32_t slot) {
+    if (h.index >= by_index_.size()) by_index_.resize(h.index + 1, Entry{});
+    by_index_[h.index] = Entry{h.generation, slot + 1};
+  }
+  int64_t Find(WorkloadHandle h) const {
+    if (!h.valid() || h.index >= by_index_.size()) return -1;
+    const Entry& e = by_index_[h.index];
+    return e.slot_plus_one != 0 && e.generation == h.generation ? static_cast<int64_t>(e.slot_plus_one) - 1 : -1;
+  }
+
+ private:
+  struct Entry {
+    uint32_t generation = 0;
+    uint32_t slot_plus_one = 0;  // 0: none
+  };
+  std::vector<Entry> by_index_;
 };
 
 // One workload of the live engine that holds quota or waits, as a run needs it.
@@ -95,7 +120,7 @@ class Forecaster {
         default_distribution_(default_distribution),
         root_of_queue_(std::move(root_of_queue)),
         targets_(targets) {
-    for (size_t i = 0; i < live_.size(); ++i) by_handle_[live_[i].handle.Pack()] = static_cast<uint32_t>(i);
+    for (size_t i = 0; i < live_.size(); ++i) by_handle_.Set(live_[i].handle, static_cast<uint32_t>(i));
   }
 
   absl::StatusOr<RunOutcome> Run(SplitMix64* random) const;
@@ -110,6 +135,9 @@ class Forecaster {
     uint32_t attempt = 0;
     uint32_t root = 0;
     bool running = false;
+    // Copied from its LiveWorkload (one cache line per admission instead of three):
+    bool counts = false;  // waiting at the start and not yet admitted: its first admission is the forecast
+    int target = -1;      // index in the report, when asked for
   };
 
   const ForecastOptions& options_;
@@ -123,12 +151,13 @@ class Forecaster {
   int default_distribution_;
   absl::flat_hash_map<std::string, uint32_t> root_of_queue_;  // ClusterQueue name → cohort tree
   size_t targets_;
-  absl::flat_hash_map<uint64_t, uint32_t> by_handle_;
+  SlotIndex by_handle_;
 };
 
 absl::StatusOr<RunOutcome> Forecaster::Run(SplitMix64* random) const {
   const bool point = random == nullptr;
-  QM_ASSIGN_OR_RETURN(Engine engine, Engine::Restore(snapshot_, EngineConfig{}));
+  QM_ASSIGN_OR_RETURN(Engine engine, internal::RestoreCopy(snapshot_));
+  internal::SilenceStatusTexts(engine);  // a run reads events and admissions, never a status text
   QM_RETURN_IF_ERROR(engine.SetNow(now_));
 
   RunOutcome out;
@@ -137,7 +166,7 @@ absl::StatusOr<RunOutcome> Forecaster::Run(SplitMix64* random) const {
   if (point) out.waits_for.assign(targets_, {});
 
   std::vector<Record> records(live_.size());
-  absl::flat_hash_map<uint64_t, uint32_t> slot_of = by_handle_;
+  SlotIndex slot_of = by_handle_;
   std::priority_queue<PlannedEnd, std::vector<PlannedEnd>, std::greater<>> ends;
   uint64_t seq = 0;
   for (size_t i = 0; i < live_.size(); ++i) {
@@ -147,6 +176,8 @@ absl::StatusOr<RunOutcome> Forecaster::Run(SplitMix64* random) const {
     r.live = static_cast<int>(i);
     r.distribution = lw.distribution;
     r.root = lw.root;
+    r.counts = !lw.holding;
+    r.target = lw.target;
     if (!lw.holding) continue;
     const Distribution& d = distributions_[lw.distribution];
     // An own estimate is the time remaining; a queue's or the default is a whole runtime.
@@ -182,8 +213,7 @@ absl::StatusOr<RunOutcome> Forecaster::Run(SplitMix64* random) const {
   constexpr int64_t kCyclesPerInstant = 10000;
 
   auto slot_for = [&](WorkloadHandle h) -> int64_t {
-    const auto it = slot_of.find(h.Pack());
-    return it == slot_of.end() ? -1 : static_cast<int64_t>(it->second);
+    return slot_of.Find(h);
   };
   auto absorb = [&](std::span<const Event> events) {
     started.clear();
@@ -197,10 +227,11 @@ absl::StatusOr<RunOutcome> Forecaster::Run(SplitMix64* random) const {
         r.running = true;
         ends.push(PlannedEnd{t + r.runtime, seq++, static_cast<uint32_t>(slot), r.attempt});
         started.push_back(e.workload);
-        if (r.live < 0 || live_[r.live].holding || out.admitted[r.live].has_value()) continue;
+        if (!r.counts) continue;
+        r.counts = false;
         out.admitted[r.live] = t;
         out.order[r.live] = ++admissions;
-        const int target = live_[r.live].target;
+        const int target = r.target;
         if (target < 0) continue;
         --targets_left;
         if (!point) continue;
@@ -219,8 +250,8 @@ absl::StatusOr<RunOutcome> Forecaster::Run(SplitMix64* random) const {
         evicting = true;
         if (!point || e.kind != EventKind::kPreempted) continue;
         const int64_t by = slot_for(e.preemptor);
-        if (by < 0 || records[by].live < 0 || live_[records[by].live].target < 0) continue;
-        victims[live_[records[by].live].target].push_back(ForecastBlocker{
+        if (by < 0 || records[by].target < 0) continue;
+        victims[records[by].target].push_back(ForecastBlocker{
             r.live >= 0 ? r.handle : WorkloadHandle{}, engine.WorkloadName(r.handle), ForecastBlocker::Kind::kPreempted, t});
       }
     }
@@ -295,7 +326,7 @@ absl::StatusOr<RunOutcome> Forecaster::Run(SplitMix64* random) const {
           const auto root = root_of_queue_.find(st->cluster_queue);
           if (root != root_of_queue_.end()) r.root = root->second;
         }
-        slot_of[h->Pack()] = static_cast<uint32_t>(records.size());
+        slot_of.Set(*h, static_cast<uint32_t>(records.size()));
         records.push_back(r);
         next_arrival[a] = t + gap(a);
       }
@@ -472,7 +503,7 @@ absl::StatusOr<ForecastReport> Engine::Forecast(const ForecastOptions& options) 
   for (const LiveWorkload& lw : live) uncertain = uncertain || distributions[lw.distribution].uncertain();
   for (const int d : arrival_distribution) uncertain = uncertain || (d >= 0 && distributions[d].uncertain());
 
-  QM_ASSIGN_OR_RETURN(std::string snapshot, Save());
+  QM_ASSIGN_OR_RETURN(std::string snapshot, internal::SaveForCopy(*this));
   const Forecaster forecaster(options, std::move(snapshot), now,
                               WaitForPodsReadyOn(s),
                               live, std::move(distributions), std::move(arrival_distribution),

@@ -1,5 +1,5 @@
 // `Engine::WhatIf` (qm/adapter/what_if.h): candidate changes from the assigner's attempts and the
-// cohort tree's priorities, each checked on a copy restored from `Save()`.
+// cohort tree's priorities, each checked on a copy restored from `Save()`'s bytes.
 #include "qm/adapter/what_if.h"
 
 #include <algorithm>
@@ -69,9 +69,9 @@ absl::StatusOr<WhatIfReport> Engine::WhatIf(WorkloadHandle workload) const {
   const ClusterQueueState& cq = s.cq(w.queued_in);
   const uint32_t root = static_cast<uint32_t>(s.tree.Root(cq.node));
   const Time now = Now();
-  QM_ASSIGN_OR_RETURN(const std::string snapshot, Save());
+  QM_ASSIGN_OR_RETURN(const std::string snapshot, internal::SaveForCopy(*this));
   auto copy = [&]() -> absl::StatusOr<Engine> {
-    QM_ASSIGN_OR_RETURN(Engine e, Engine::Restore(snapshot, EngineConfig{}));
+    QM_ASSIGN_OR_RETURN(Engine e, internal::RestoreCopy(snapshot));
     QM_RETURN_IF_ERROR(e.SetNow(now));
     return e;
   };

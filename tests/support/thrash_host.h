@@ -67,6 +67,9 @@ struct HostScenario {
   int max_cycles_per_instant = 1000;
   /// Keeps the engine's `Save()` of the end of the run in `HostRun::snapshot` (a forecast's start).
   bool save_at_end = false;
+  /// Runs the engine without waiting workloads' status texts, as a forecast's private copy does
+  /// (`internal::SilenceStatusTexts`).
+  bool quiet_status = false;
 };
 
 /// One event as the host saw it, with names instead of handles.
@@ -179,6 +182,7 @@ class Host {
     if (!created.ok()) return Fail(fmt::format("Engine::Create: {}", std::string(created.status().message())));
     engine_.emplace(std::move(*created));
     Engine& e = *engine_;
+    if (sc_.quiet_status) internal::SilenceStatusTexts(e);
     if (absl::Status st = e.SetNow(sc_.start); !st.ok()) return Fail(std::string(st.message()));
     if (absl::Status st = e.Apply(sc_.objects); !st.ok())
       return Fail(fmt::format("Apply: {}", std::string(st.message())));

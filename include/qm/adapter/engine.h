@@ -132,6 +132,15 @@ class EngineState;
 /// Test-only access to an engine's private state (lib/adapter/invariants.cc), so tests can corrupt
 /// it and check that `Engine::CheckInvariants` notices. Not API: never call it from a host.
 EngineState& EngineStateForTesting(Engine& engine);
+/// Library-internal (lib/adapter/forecast.cc): makes a private copy that nobody reads statuses from
+/// skip writing waiting workloads' status texts (`ClusterState::quiet_status`). Decisions are the same.
+void SilenceStatusTexts(Engine& engine);
+/// Library-internal (forecasts, what-if answers): `Save()`'s bytes without the checksum, and an
+/// engine restored from them without checking them. The copy is made from a live engine and read
+/// in the same process, so the checks that guard stored or sent bytes (the checksum, the records'
+/// validation, the self-check of the restored state) would only cost time: a sixth of a forecast.
+absl::StatusOr<std::string> SaveForCopy(const Engine& engine);
+absl::StatusOr<Engine> RestoreCopy(std::string_view snapshot);
 }  // namespace internal
 
 class Engine {
@@ -375,6 +384,11 @@ class Engine {
   absl::Status Queryable(const char* what) const;
   bool Readable() const;
   friend internal::EngineState& internal::EngineStateForTesting(Engine& engine);
+  friend void internal::SilenceStatusTexts(Engine& engine);
+  friend absl::StatusOr<std::string> internal::SaveForCopy(const Engine& engine);
+  friend absl::StatusOr<Engine> internal::RestoreCopy(std::string_view snapshot);
+  absl::StatusOr<std::string> SaveWith(bool checksum) const;
+  static absl::StatusOr<Engine> RestoreWith(std::string_view snapshot, const EngineConfig& host, bool own_copy);
   std::unique_ptr<internal::EngineState> state_;
 };
 

@@ -176,8 +176,12 @@ class ClassQueue {
     // arrivals of the class wait, and copying the few is cheaper than rebuilding the many.
     if (into.members.size() < cls.members.size()) std::swap(into, cls);
     for (const PendingKey& k : cls.members) adopt(k, cls.stamp);
-    std::vector<PendingKey> sorted(cls.members.begin(), cls.members.end());
-    MergeInto(into.members, sorted);
+    if (cls.members.size() <= kInsertOneByOne) {
+      for (const PendingKey& k : cls.members) into.members.insert(k);  // no list to merge from
+    } else {
+      std::vector<PendingKey> sorted(cls.members.begin(), cls.members.end());
+      MergeInto(into.members, sorted);
+    }
     for (const auto& [ns, n] : cls.namespaces) into.Count(ns, n);
     heads_.insert(*into.members.begin());
   }
@@ -256,12 +260,14 @@ class ClassQueue {
   const PendingSet& heads() const { return heads_; }
 
  private:
+  static constexpr size_t kInsertOneByOne = 4;
+
   // Adds keys sorted in queue order: many at once by one linear merge, a few one by one (a failed
   // head rejoining its parked class is one key: rebuilding the class for it would cost a new tree).
   static void MergeInto(PendingSet& dst, std::vector<PendingKey>& sorted) {
     if (dst.empty()) {
       dst = PendingSet(sorted.begin(), sorted.end());
-    } else if (sorted.size() <= 4 || sorted.size() * 16 < dst.size()) {
+    } else if (sorted.size() <= kInsertOneByOne || sorted.size() * 16 < dst.size()) {
       for (const PendingKey& k : sorted) dst.insert(k);
     } else {
       std::vector<PendingKey> merged;

@@ -49,6 +49,10 @@ inline const char* NoFitReasonName(NoFitReason r) {
   return "";
 }
 
+/// A pod set's status reasons: nearly always one or two, kept inline so a failed nomination does
+/// not allocate for the list.
+using ReasonList = boost::container::small_vector<std::string, 2>;
+
 /// One resource of one pod set that got a flavor.
 struct ChosenFlavor {
   ResourceId resource;
@@ -64,7 +68,7 @@ struct PodSetResult {
   int32_t count = 0;
   ResourceList requests;  ///< totals for `count` pods (plus `pods` when the queue covers it)
   boost::container::small_vector<ChosenFlavor, 4> flavors;  ///< sorted by resource id
-  std::vector<std::string> reasons;  ///< status reasons; empty = fits
+  ReasonList reasons;  ///< status reasons; empty = fits
   NoFitReason status_nofit = NoFitReason::kNone;
   /// NoFit reasons of the flavors examined that ended NoFit, with the group they belong to.
   boost::container::small_vector<std::pair<int, NoFitReason>, 4> nofit_attempts;

@@ -20,7 +20,7 @@ namespace qm {
 /// The dominant resource share of a tree node, ties between resources broken by name; the
 /// historical share (docs/semantics.md §11.8) when that mode is on.
 inline Share NodeShare(const ClusterState& s, NodeIndex n) {
-  const auto names_less = [&](ResourceId a, ResourceId b) { return s.ResourceName(a) < s.ResourceName(b); };
+  const auto names_less = [&](ResourceId a, ResourceId b) { return s.catalog.ResourceNameLess(a, b); };
   if (s.config.fair_sharing.historical.enabled) return HistoricalShare(s.tree, s.history, n, names_less);
   return s.tree.DominantShare(n, names_less);
 }

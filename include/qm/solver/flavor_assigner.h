@@ -104,7 +104,6 @@ class FlavorAssigner {
     opt_ = &opt;
     out_ = out;
     const WorkloadShape& shape = s_.shapes[w_->shape];
-    const ResourceId pods = s_.catalog.FindResource("pods");
     for (uint32_t i = 0; i < shape.pod_sets.size(); ++i) {
       const PodSetShape& ps = shape.pod_sets[i];
       PodSetResult& r = out->pod_sets.emplace_back();
@@ -113,7 +112,7 @@ class FlavorAssigner {
       // request, docs/semantics.md §1.7.1); partial admission passes its own counts.
       r.count = opt.counts ? (*opt.counts)[i] : CountAfterReclaim(*w_, ps);
       for (const auto& [res, per_pod] : ps.per_pod) r.requests.emplace_back(res, MulAmount(per_pod, r.count));
-      if (cq_->covers_pods) SetAmount(&r.requests, pods, r.count);
+      if (cq_->covers_pods) SetAmount(&r.requests, s_.catalog.PodsResource(), r.count);
       const bool failed = AssignPodSet(ps, &r);
       for (const ChosenFlavor& c : r.flavors) {
         out->borrow = std::max(out->borrow, c.borrow);
@@ -126,6 +125,10 @@ class FlavorAssigner {
   }
 
  private:
+  // The reason a quota check gives when nobody reads it (ClusterState::quiet_status): short enough
+  // to live inside the string, so a quiet failure allocates nothing for its text.
+  static constexpr const char* kQuietReason = "no quota";
+
   struct Mode {
     Granular g = Granular::kFit;
     int level = 0;
@@ -211,7 +214,9 @@ class FlavorAssigner {
       check->potential = max_capacity;
     }
     if (val > max_capacity) {
-      if (s_.config.message_style == MessageStyle::kLegacy) {
+      if (s_.quiet_status) {
+        *msg = kQuietReason;
+      } else if (s_.config.message_style == MessageStyle::kLegacy) {
         *msg = LegacyQuotaMessage(fr, val, available, /*never_fits=*/true);
       } else {
         *msg = fmt::format(
@@ -226,7 +231,9 @@ class FlavorAssigner {
     const BorrowLevel bl = s_.tree.BorrowingLevel(cq_->node, fr, val);
     if (check) check->borrow_level = bl.level;
     if (val <= available) return {Granular::kFit, bl.level};
-    if (s_.config.message_style == MessageStyle::kLegacy) {
+    if (s_.quiet_status) {
+      *msg = kQuietReason;
+    } else if (s_.config.message_style == MessageStyle::kLegacy) {
       *msg = LegacyQuotaMessage(fr, val, available, /*never_fits=*/false);
     } else {
       // Every head that waits for quota writes this: one concatenation, no format parsing.
@@ -263,18 +270,18 @@ class FlavorAssigner {
   }
 
   // Resources of the pod set in Kueue's iteration order (FNV-1a hash of the name, then name).
-  void OrderedResources(const ResourceList& requests, std::vector<std::pair<ResourceId, int64_t>>* out) const {
+  void OrderedResources(const ResourceList& requests, ResourceList* out) const {
     out->assign(requests.begin(), requests.end());
     std::sort(out->begin(), out->end(), [&](const auto& a, const auto& b) {
       const uint64_t ha = s_.catalog.ResourceHash(a.first), hb = s_.catalog.ResourceHash(b.first);
       if (ha != hb) return ha < hb;
-      return s_.ResourceName(a.first) < s_.ResourceName(b.first);
+      return s_.catalog.ResourceNameLess(a.first, b.first);
     });
   }
 
   // docs/semantics.md §4.3.2 for one pod set. Returns true when the pod set failed (no later pod set is evaluated).
   bool AssignPodSet(const PodSetShape& ps, PodSetResult* r) {
-    std::vector<std::pair<ResourceId, int64_t>> ordered;
+    ResourceList ordered;
     OrderedResources(r->requests, &ordered);
     for (const auto& [res, qty] : ordered) {
       const int g = cq_->FindGroup(res);
@@ -286,7 +293,7 @@ class FlavorAssigner {
         return true;
       }
       if (r->Find(res) != nullptr) continue;
-      std::vector<std::string> reasons;
+      ReasonList reasons;
       const size_t before = r->flavors.size();
       FindFlavorForGroup(ps, r, res, g, &reasons);
       if (r->flavors.size() == before) {
@@ -301,7 +308,7 @@ class FlavorAssigner {
 
   // docs/semantics.md §4.3.3–4.3.6: chooses one flavor of group `g` for every requested resource of the group.
   void FindFlavorForGroup(const PodSetShape& ps, PodSetResult* r, ResourceId res, int g,
-                          std::vector<std::string>* reasons) {
+                          ReasonList* reasons) {
     const CqResourceGroup& group = cq_->groups[g];
     // The pod set's requests that this group covers, in covered order, with their FR index.
     boost::container::small_vector<std::pair<size_t, int64_t>, 4> reqs;

@@ -13,9 +13,11 @@
 //   nomination ................... O(H · P·G·F·R·d) plus the preemption searches that are needed
 //                                  (see preemption.h / fair_sharing.h)
 //   ordering ..................... classical O(H log H); fair sharing O(H log H) to group the heads
-//                                  by cohort tree, then O(H_T² · d·(R+|W|)) per tree with H_T heads
-//                                  at worst: a tree's views are recomputed only after a pick that
-//                                  changed usage, so O(A_T · H_T · d·(R+|W|)) for A_T such picks
+//                                  by cohort tree, then per tree with H_T heads O(H_T² · d) to pick
+//                                  them (a tournament per pick) plus O(V · d·(R+|W|)) for V view
+//                                  computations: each head's once, and again only after a pick
+//                                  changed the usage of a node on its path (in a flat cohort, never:
+//                                  V = H_T)
 //   processing ................... O(H · (|P ∪ T|·|W|·d))
 //   requeue ...................... O(H log n), plus O(log C) to park an equivalence class (C classes
 //                                  in the queue; the members move as one set with one status stamp,
@@ -434,7 +436,11 @@ class Scheduler {
     by_tree_.resize(n);
     for (size_t i = 0; i < n; ++i) by_tree_[i] = static_cast<uint32_t>(i);
     roots_.resize(n);
-    for (size_t i = 0; i < n; ++i) roots_[i] = s_.tree.Root(s_.cq(entries_[i].cq).node);
+    entry_node_.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+      entry_node_[i] = s_.cq(entries_[i].cq).node;
+      roots_[i] = s_.tree.Root(entry_node_[i]);
+    }
     std::sort(by_tree_.begin(), by_tree_.end(), [&](uint32_t a, uint32_t b) {
       return roots_[a] != roots_[b] ? roots_[a] < roots_[b] : a < b;
     });
@@ -446,7 +452,9 @@ class Scheduler {
     }
     if (views_.size() < n) views_.resize(n);
     views_at_.assign(n, kNoViews);
-    entry_at_node_.assign(s_.tree.node_count(), SIZE_MAX);
+    // NextFair leaves every slot SIZE_MAX again, so it is filled only when the tree grew or shrank
+    // (not per cycle: that was a memset of every tree node, every cycle).
+    if (entry_at_node_.size() != s_.tree.node_count()) entry_at_node_.assign(s_.tree.node_count(), SIZE_MAX);
     first_remaining_ = 0;
   }
 
@@ -454,25 +462,25 @@ class Scheduler {
   size_t NextFair() {
     while (!remaining_[first_remaining_]) ++first_remaining_;  // entries are only ever taken
     const size_t first = first_remaining_;
-    const ClusterQueueState& cq = s_.cq(entries_[first].cq);
-    if (s_.tree.parent(cq.node) == kNoNode) {
+    if (s_.tree.parent(entry_node_[first]) == kNoNode) {
       remaining_[first] = false;
       return first;
     }
     // Views of every remaining entry of this tree, at each depth of its path. In entry order, so a
     // ClusterQueue's candidate in the tournament is its last remaining entry, as it always was.
-    // The views are a function of the tree's usage alone (quota, weights and the historical share
-    // do not change within a cycle): when no usage changed since this tree's last pick (its winner
-    // was not admitted and reserved nothing), they are still exact and are not computed again.
+    // An entry's view at node n is a function of n's usage alone (n's borrowed amounts; quota,
+    // weights and the historical share do not change within a cycle), so its views still hold
+    // while no node on its path had its usage changed since they were computed: a pick that admits
+    // or reserves in one ClusterQueue recomputes only the entries that share a cohort below the
+    // root with it, not the whole tree (a flat cohort: none).
     const auto [lo, hi] = tree_of_[first];
-    const bool views_hold = views_at_[lo] == s_.tree.usage_changes();
     for (uint32_t k = lo; k < hi; ++k) {
       const size_t i = by_tree_[k];
       if (!remaining_[i]) continue;
-      const Entry& e = entries_[i];
-      const NodeIndex node = s_.cq(e.cq).node;
+      const NodeIndex node = entry_node_[i];
       entry_at_node_[node] = i;
-      if (views_hold) continue;
+      if (ViewsHold(i)) continue;
+      const Entry& e = entries_[i];
       views_[i].clear();
       AddUsage(s_, e.cq, e.assignment.usage);
       for (NodeIndex n = node; s_.tree.parent(n) != kNoNode; n = s_.tree.parent(n)) {
@@ -483,12 +491,21 @@ class Scheduler {
         views_[i].push_back({n, v});
       }
       RemoveUsage(s_, e.cq, e.assignment.usage);
+      views_at_[i] = s_.tree.usage_changes();
     }
-    views_at_[lo] = s_.tree.usage_changes();
-    const size_t winner = Tournament(s_.tree.Root(cq.node));
+    const size_t winner = Tournament(roots_[first]);
     remaining_[winner] = false;
-    for (uint32_t k = lo; k < hi; ++k) entry_at_node_[s_.cq(entries_[by_tree_[k]].cq).node] = SIZE_MAX;
+    for (uint32_t k = lo; k < hi; ++k) entry_at_node_[entry_node_[by_tree_[k]]] = SIZE_MAX;
     return winner;
+  }
+
+  // Entry `i`'s views were computed, and no node they read changed usage since.
+  bool ViewsHold(size_t i) const {
+    const uint64_t at = views_at_[i];
+    if (at == kNoViews) return false;
+    for (const auto& [n, v] : views_[i])
+      if (s_.tree.node(n).usage_changed_at > at) return false;
+    return true;
   }
 
   // The view of entry `i` at cohort `c`: that of the child of `c` on the entry's path.
@@ -606,7 +623,10 @@ class Scheduler {
       }
     }
     const AssignmentMode mode = e.assignment.RepresentativeMode();
-    const std::string message = e.assignment.Message([&](uint32_t i) { return s_.shape(w).pod_sets[i].name; });
+    // Formatted only where a status keeps it: an admission writes none, a quiet engine none at all.
+    const auto message = [&] {
+      return s_.quiet_status ? std::string() : e.assignment.Message([&](uint32_t i) { return s_.shape(w).pod_sets[i].name; });
+    };
     if (e.deferred_fit) {
       tentative_.emplace_back(e.cq, e.assignment.usage);
       AddUsage(s_, e.cq, e.assignment.usage);
@@ -622,13 +642,13 @@ class Scheduler {
       e.requeue = RequeueReason::kNoFit;
       const char* r = e.assignment.nofit_reason == NoFitReason::kNone ? reason::kPending
                                                                         : NoFitReasonName(e.assignment.nofit_reason);
-      SetPending(e.wl, r, message);
+      SetPending(e.wl, r, message());
       Pending(e);
       return;
     }
     if (mode == AssignmentMode::kPreempt && e.targets.empty()) {
       e.requeue = RequeueReason::kPreemptionNoCandidates;
-      SetPending(e.wl, reason::kWaitingForQuota, message);
+      SetPending(e.wl, reason::kWaitingForQuota, message());
       if (s_.cq(e.cq).spec.preemption.reclaim_within_cohort != ReclaimWithinCohortPolicy::kAny) ReserveCapacity(e);
       Pending(e);
       return;
@@ -657,7 +677,7 @@ class Scheduler {
       e.requeue = RequeueReason::kPendingPreemption;
       w.scan.reset();
       SetPending(e.wl, reason::kWaitingForPreemptedWorkloads,
-                 fmt::format("{}. Pending the preemption of {} workload(s)", message, e.targets.size()));
+                 fmt::format("{}. Pending the preemption of {} workload(s)", message(), e.targets.size()));
       Pending(e);
       return;
     }
@@ -859,10 +879,11 @@ class Scheduler {
   std::vector<std::pair<uint32_t, uint32_t>> tree_of_;  // per entry: its tree's range in by_tree_
   std::vector<uint32_t> by_tree_;
   std::vector<NodeIndex> roots_;
+  std::vector<NodeIndex> entry_node_;  // per entry: its ClusterQueue's tree node (read on every pick)
   std::vector<size_t> entry_at_node_;  // per tree node: the remaining entry of that ClusterQueue, or SIZE_MAX
   size_t first_remaining_ = 0;
   std::vector<std::vector<std::pair<NodeIndex, LevelView>>> views_;
-  // Per tree (by the start of its range in by_tree_): the usage count its views were computed at.
+  // Per entry: the usage count its views were computed at (kNoViews: not yet this cycle).
   static constexpr uint64_t kNoViews = UINT64_MAX;
   std::vector<uint64_t> views_at_;
   std::vector<WorkloadId> victims_;

@@ -2,6 +2,7 @@
 #ifndef QM_STATE_CATALOG_H_
 #define QM_STATE_CATALOG_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -35,9 +36,17 @@ class Catalog {
     if (id.value == resource_hash_.size()) {
       resource_hash_.push_back(Fnv1a64(name));
       resource_unit_.push_back(UnitForResource(name));
+      RankResourceNames();
+      if (name == "pods") pods_ = id;
     }
     return id;
   }
+  /// The `pods` resource (a queue that covers it is charged one per pod), or an invalid id while no
+  /// spec has named it. Kept at hand: every flavor assignment asks.
+  ResourceId PodsResource() const { return pods_; }
+  /// Name order of resources, as one integer comparison: shares break ties between resources by
+  /// name on every comparison, and comparing the strings there cost more than the shares.
+  bool ResourceNameLess(ResourceId a, ResourceId b) const { return resource_rank_[a.value] < resource_rank_[b.value]; }
   ResourceId FindResource(std::string_view name) const { return resources_.Find(name); }
   const std::string& ResourceName(ResourceId id) const { return resources_.Name(id); }
   uint32_t resource_count() const { return resources_.size(); }
@@ -68,12 +77,22 @@ class Catalog {
   uint32_t fr_count() const { return static_cast<uint32_t>(fr_pairs_.size()); }
 
  private:
+  // Resources are few and interned rarely (a new name in a spec): re-ranking them all is cheap.
+  void RankResourceNames() {
+    std::vector<ResourceId> order(resources_.size());
+    for (uint32_t i = 0; i < order.size(); ++i) order[i] = ResourceId(i);
+    std::sort(order.begin(), order.end(), [&](ResourceId a, ResourceId b) { return ResourceName(a) < ResourceName(b); });
+    resource_rank_.resize(order.size());
+    for (uint32_t rank = 0; rank < order.size(); ++rank) resource_rank_[order[rank].value] = rank;
+  }
   static uint64_t Key(FlavorId f, ResourceId r) {
     return (static_cast<uint64_t>(f.value) << 32) | r.value;
   }
   Interner<ResourceId> resources_;
   std::vector<uint64_t> resource_hash_;
   std::vector<Unit> resource_unit_;
+  std::vector<uint32_t> resource_rank_;  ///< by ResourceId: position in name order
+  ResourceId pods_;
   Interner<FlavorId> flavors_;
   absl::flat_hash_map<uint64_t, FrId> fr_ids_;
   std::vector<std::pair<FlavorId, ResourceId>> fr_pairs_;

@@ -262,6 +262,12 @@ class ClusterState {
   /// (a restore sets it when a record holds one).
   bool requeue_backoff_seen = false;
 
+  /// Set only on an engine nobody reads statuses from (a forecast's private copy,
+  /// lib/adapter/forecast.cc): a waiting head's status message is not written, which is most of
+  /// what a failed nomination costs. A reason's presence still counts (an empty reason list means
+  /// "fits"), so every decision is the same; only the text is missing. Never saved.
+  bool quiet_status = false;
+
   /// The epoch of the latest bulk park's status stamp (qm/queue/class_queue.h, `StatusStamp`);
   /// 0 when none was made since the engine was created or restored. Derived, not saved: a
   /// snapshot holds every workload's status as its stamp gives it.

@@ -63,9 +63,13 @@ class QuotaTree {
     NodeIndex parent = kNoNode;
     bool is_cluster_queue = false;
     uint32_t owner = 0;  ///< ClusterQueueId or CohortId value
-    std::vector<NodeIndex> children;  ///< kept sorted by index
     int height = 0;                   ///< cohorts: see docs/semantics.md §2; ClusterQueues: 0
+    std::vector<NodeIndex> children;  ///< kept sorted by index
     int64_t weight_milli = 1000;
+    /// `usage_changes()` as of the latest AddUsage or RemoveUsage that changed this node's usage
+    /// (a simulation and its undo count too): what was computed from this node's usage at count c
+    /// still holds while this is ≤ c. Derived, never saved (0 after a restore, like the count).
+    uint64_t usage_changed_at = 0;
     std::vector<FrQuota> fr;          ///< indexed by FrId
     /// Per resource: Σ over its FRs of max(0, usage − subtree_quota) (what the node borrows), exact
     /// (up to 2^16 FRs per resource of at most 2^95 each), so incremental updates never overflow.
@@ -149,9 +153,11 @@ class QuotaTree {
     for (size_t i = 0; i < order.size(); ++i)
       for (NodeIndex c : nodes_[order[i]].children) order.push_back(c);
     const size_t frs = fr_resource_.size();
+    ++usage_changes_;  // every cohort's usage is summed again: nothing computed before holds
     // Bottom-up: subtree quota, local quota, cohort usage, height.
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
       Node& n = nodes_[*it];
+      n.usage_changed_at = usage_changes_;
       for (size_t f = 0; f < frs; ++f) {
         FrQuota& q = n.fr[f];
         q.subtree_quota = q.nominal;
@@ -215,6 +221,7 @@ class QuotaTree {
       q.usage_exact += left;
       q.usage = ClampAmount(q.usage_exact);
       node.borrowed[r] += Borrowed(q) - old_borrowed;
+      node.usage_changed_at = usage_changes_;
       if (left <= local_available) break;
       left -= local_available;
       n = node.parent;
@@ -236,6 +243,7 @@ class QuotaTree {
       q.usage_exact -= left;
       q.usage = ClampAmount(q.usage_exact);
       node.borrowed[r] += Borrowed(q) - old_borrowed;
+      node.usage_changed_at = usage_changes_;
       if (in_parent <= 0) break;
       left = std::min(left, in_parent);
       n = node.parent;
