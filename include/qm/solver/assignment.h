@@ -60,6 +60,7 @@ struct ChosenFlavor {
   AssignmentMode mode = AssignmentMode::kFit;
   int borrow = 0;
   int tried_index = -1;  ///< last flavor index examined, −1 when the scan reached the end
+  FrId fr;               ///< the (flavor, resource) slot, so that readers need no lookup
 };
 
 /// One pod set's assignment.

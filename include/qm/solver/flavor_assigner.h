@@ -116,7 +116,7 @@ class FlavorAssigner {
       const bool failed = AssignPodSet(ps, &r);
       for (const ChosenFlavor& c : r.flavors) {
         out->borrow = std::max(out->borrow, c.borrow);
-        const FrId fr = s_.catalog.FindFr(c.flavor, c.resource);
+        const FrId fr = c.fr;
         AddTo(&out->usage, fr, AmountOf(r.requests, c.resource));
       }
       if (failed) break;
@@ -363,7 +363,7 @@ class FlavorAssigner {
         }
         if (IsPreferred(rep, m)) rep = m;
         if (rep.g == Granular::kNoFit) continue;
-        current.push_back(ChosenFlavor{group.covered[k], f.flavor, ApiMode(m.g), m.level, -1});
+        current.push_back(ChosenFlavor{group.covered[k], f.flavor, ApiMode(m.g), m.level, -1, fr});
       }
       if (attempt) attempt->verdict = GranularName(rep.g);
       if (rep.g == Granular::kNoFit) r->nofit_attempts.emplace_back(g, flavor_nofit);

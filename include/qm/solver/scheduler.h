@@ -218,7 +218,7 @@ class Scheduler {
     for (const PodSetResult& ps : a.pod_sets)
       for (const ChosenFlavor& c : ps.flavors)
         if (c.mode == AssignmentMode::kPreempt) {
-          const FrId fr = s_.catalog.FindFr(c.flavor, c.resource);
+          const FrId fr = c.fr;
           auto it = std::lower_bound(req.frs.begin(), req.frs.end(), fr);
           if (it == req.frs.end() || *it != fr) req.frs.insert(it, fr);
         }
