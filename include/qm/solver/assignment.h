@@ -49,9 +49,9 @@ inline const char* NoFitReasonName(NoFitReason r) {
   return "";
 }
 
-/// A pod set's status reasons: nearly always one or two, kept inline so a failed nomination does
-/// not allocate for the list.
-using ReasonList = boost::container::small_vector<std::string, 2>;
+/// A pod set's status reasons: one per resource that does not fit, so a few; kept inline so a
+/// failed nomination does not allocate for the list.
+using ReasonList = boost::container::small_vector<std::string, 4>;
 
 /// One resource of one pod set that got a flavor.
 struct ChosenFlavor {

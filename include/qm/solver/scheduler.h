@@ -844,11 +844,13 @@ class Scheduler {
       InsertPending(s_, cq.heap, e.wl);
       s_.MayHaveHead(e.cq);
     } else {
-      InsertPending(s_, cq.inadmissible, e.wl);
-      ++result_.parked;
+      // Its equivalents first: the head then joins their parked class by one insert, instead of
+      // making a class of its own that the equivalents' set is merged with.
       if (!strict && s_.config.features.scheduling_equivalence_hashing &&
           (e.requeue == RequeueReason::kNoFit || e.requeue == RequeueReason::kPreemptionNoCandidates))
         ParkEquivalent(cq, e.wl);
+      InsertPending(s_, cq.inadmissible, e.wl);
+      ++result_.parked;
     }
     if (e.requeue == RequeueReason::kPendingPreemption && !strict) cq.sticky_preemptor = e.wl;
   }
