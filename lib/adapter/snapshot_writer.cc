@@ -43,7 +43,8 @@ static_assert(sizeof(EngineConfig) == 336, "EngineConfig changed: update lib/ada
 // 1864: `requeue_backoff_seen` (1, padded to 8), derived from the records on restore, not saved.
 // 1896: the catalog's resource name ranks and `pods` id (32), derived from the names, not saved; `quiet_status`
 // (1, in padding), set only on a forecast's private copy, not saved.
-static_assert(sizeof(ClusterState) == 1896, "ClusterState changed: update lib/adapter/snapshot_*.cc");
+// 1944: `flush_scratch` (48), empty between calls, not saved.
+static_assert(sizeof(ClusterState) == 1944, "ClusterState changed: update lib/adapter/snapshot_*.cc");
 // 680 since the pending queues are grouped by equivalence class: the grouping is derived from the
 // records on restore, nothing new is saved.
 static_assert(sizeof(ClusterQueueState) == 680, "ClusterQueueState changed: update lib/adapter/snapshot_*.cc");

@@ -195,13 +195,15 @@ class ClassQueue {
     }
   }
 
-  /// Empties the queue, handing over every class with its members (in no particular order).
-  absl::flat_hash_map<PendingClassKey, PendingClass> TakeAll() {
-    absl::flat_hash_map<PendingClassKey, PendingClass> all = std::move(classes_);
-    classes_.clear();
+  using ClassMap = absl::flat_hash_map<PendingClassKey, PendingClass>;
+
+  /// Empties the queue into `out` (which must be empty), handing over every class with its members
+  /// (in no particular order). The two tables are swapped: a queue that every flush empties and
+  /// refills keeps a table with room, and so does the caller's, so neither allocates again.
+  void TakeAllInto(ClassMap& out) {
+    classes_.swap(out);
     heads_.clear();
     size_ = 0;
-    return all;
   }
 
   void clear() {
@@ -278,7 +280,7 @@ class ClassQueue {
   }
 
   // Lookup only: no decision reads this map's order (iteration merges by `PendingOrder`).
-  absl::flat_hash_map<PendingClassKey, PendingClass> classes_;
+  ClassMap classes_;
   PendingSet heads_;
   size_t size_ = 0;
 };

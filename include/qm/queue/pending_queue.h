@@ -331,7 +331,9 @@ inline void FlushClusterQueue(ClusterState& s, ClusterQueueId cq_id) {
   };
   // The result does not depend on the order classes are handed over in.
   std::vector<PendingKey> stay;
-  for (auto& [cls, parked] : cq.inadmissible.TakeAll()) {
+  ClassQueue::ClassMap& taken = s.flush_scratch;  // empty between flushes
+  cq.inadmissible.TakeAllInto(taken);
+  for (auto& [cls, parked] : taken) {
     bool all = true, none = true;
     for (const auto& [ns, n] : parked.namespaces) {
       const bool ok = matches(ns);
@@ -363,6 +365,7 @@ inline void FlushClusterQueue(ClusterState& s, ClusterQueueId cq_id) {
     cq.heap.InsertSet(cls, std::move(parked), AdoptStamp(s));
     for (const PendingKey& k : stay) InsertPending(s, cq.inadmissible, k.id);
   }
+  taken.clear();  // moved-from classes; a small table keeps its room
   if (!cq.heap.empty()) s.MayHaveHead(cq_id);
 }
 

@@ -268,6 +268,10 @@ class ClusterState {
   /// "fits"), so every decision is the same; only the text is missing. Never saved.
   bool quiet_status = false;
 
+  /// Scratch for `FlushClusterQueue` (qm/queue/pending_queue.h): the parked classes it hands
+  /// over, in a table that keeps its room between flushes. Empty between calls; never saved.
+  ClassQueue::ClassMap flush_scratch;
+
   /// The epoch of the latest bulk park's status stamp (qm/queue/class_queue.h, `StatusStamp`);
   /// 0 when none was made since the engine was created or restored. Derived, not saved: a
   /// snapshot holds every workload's status as its stamp gives it.
