@@ -46,14 +46,7 @@ SeedResult CheckSeed(uint64_t seed) {
   sc.stop_delay = Duration{};
   // Kueue's rules can loop without end at one instant; such a run is cut and the seed skipped.
   sc.max_preemptions_per_workload = 25;
-  if (seed % 2 == 0) {
-    // Even seeds: the anti-thrash back-offs, whose timers the forecast must follow too.
-    AntiThrashConfig& at = sc.config.anti_thrash;
-    at.requeue_backoff = BackoffConfig{Duration::Seconds(60), Duration::Seconds(10 * 3600)};
-    at.preemption_backoff = BackoffConfig{Duration::Seconds(60), Duration::Seconds(10 * 3600)};
-    at.borrow_backoff = BackoffConfig{Duration::Seconds(300), Duration::Seconds(3600)};
-    at.loop_free_fair_sharing = true;
-  }
+  if (seed % 2 == 0) test::UseBackoffs(sc.config.anti_thrash);  // timers the forecast must follow too
   const Duration t = sc.arrivals[sc.arrivals.size() / 2].submit;
   std::erase_if(sc.arrivals, [&](const Arrival& a) { return a.submit > t; });
 

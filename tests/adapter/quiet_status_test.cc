@@ -29,13 +29,7 @@ TEST_CASE("Silenced status texts change no decision", "[adapter][forecast][prope
   for (uint64_t seed = 1; seed <= seeds; ++seed) {
     test::HostScenario sc = test::BuildScenario(test::Generate(seed));
     sc.max_preemptions_per_workload = 25;
-    if (seed % 2 == 0) {
-      // The back-offs write their own status texts; they must stay out of decisions too.
-      AntiThrashConfig& at = sc.config.anti_thrash;
-      at.requeue_backoff = BackoffConfig{Duration::Seconds(60), Duration::Seconds(10 * 3600)};
-      at.preemption_backoff = BackoffConfig{Duration::Seconds(60), Duration::Seconds(10 * 3600)};
-      at.borrow_backoff = BackoffConfig{Duration::Seconds(300), Duration::Seconds(3600)};
-    }
+    if (seed % 2 == 0) test::UseBackoffs(sc.config.anti_thrash);  // they write status texts of their own
     const test::HostRun loud = test::RunHost(sc);
     sc.quiet_status = true;
     const test::HostRun quiet = test::RunHost(sc);

@@ -104,6 +104,15 @@ inline ClusterDesc Generate(uint64_t seed) {
 }
 
 
+/// The anti-thrash back-offs (and loop-free fair sharing) the forecast tests turn on for half their
+/// seeds: their timers and status texts are what a forecast's copy must follow like the engine.
+inline void UseBackoffs(AntiThrashConfig& at) {
+  at.requeue_backoff = BackoffConfig{Duration::Seconds(60), Duration::Seconds(10 * 3600)};
+  at.preemption_backoff = BackoffConfig{Duration::Seconds(60), Duration::Seconds(10 * 3600)};
+  at.borrow_backoff = BackoffConfig{Duration::Seconds(300), Duration::Seconds(3600)};
+  at.loop_free_fair_sharing = true;
+}
+
 /// The cluster and arrivals of `c` as a host scenario (fair sharing as drawn; no other policy).
 inline HostScenario BuildScenario(const ClusterDesc& c) {
   HostScenario sc;

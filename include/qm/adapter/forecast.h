@@ -1,7 +1,8 @@
 // `Engine::Forecast`: when will each pending workload be admitted? (docs/forecast.md; an extension
 // beyond Kueue, docs/semantics.md §11.6.)
 //
-// The forecast restores a copy of the engine from `Engine::Save()` and runs it forward in virtual
+// The forecast restores a copy of the engine from `Save()`'s bytes (without the checks that guard
+// stored snapshots, and writing no status texts: internal::RestoreCopy) and runs it forward in virtual
 // time as a host would: running workloads finish when the host's estimate of their runtime says so,
 // evicted ones stop at once, admitted ones start at once (and report PodsReady at once), optional
 // new arrivals come at a rate per LocalQueue, and cycles run until settled at every instant where
