@@ -16,8 +16,8 @@
 //                                  by cohort tree, then per tree with H_T heads O(H_T² · d) to pick
 //                                  them (a tournament per pick) plus O(V · d·(R+|W|)) for V view
 //                                  computations: each head's once, and again only after a pick
-//                                  changed the usage of a node on its path (in a flat cohort, never:
-//                                  V = H_T)
+//                                  changed the usage of a node on its path (in a flat cohort, only
+//                                  its own queue's: usually V = H_T)
 //   processing ................... O(H · (|P ∪ T|·|W|·d))
 //   requeue ...................... O(H log n), plus O(log C) to park an equivalence class (C classes
 //                                  in the queue; the members move as one set with one status stamp,
@@ -472,7 +472,7 @@ class Scheduler {
     // weights and the historical share do not change within a cycle), so its views still hold
     // while no node on its path had its usage changed since they were computed: a pick that admits
     // or reserves in one ClusterQueue recomputes only the entries that share a cohort below the
-    // root with it, not the whole tree (a flat cohort: none).
+    // root with it, not the whole tree (in a flat cohort, none).
     const auto [lo, hi] = tree_of_[first];
     for (uint32_t k = lo; k < hi; ++k) {
       const size_t i = by_tree_[k];
