@@ -138,7 +138,7 @@ void SilenceStatusTexts(Engine& engine);
 /// Library-internal (forecasts, what-if answers): `Save()`'s bytes without the checksum, and an
 /// engine restored from them without checking them. The copy is made from a live engine and read
 /// in the same process, so the checks that guard stored or sent bytes (the checksum, the records'
-/// validation, the self-check of the restored state) would only cost time: a sixth of a forecast.
+/// validation, the self-check of the restored state) would only cost time: about a tenth of a forecast.
 absl::StatusOr<std::string> SaveForCopy(const Engine& engine);
 absl::StatusOr<Engine> RestoreCopy(std::string_view snapshot);
 }  // namespace internal
