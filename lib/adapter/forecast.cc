@@ -76,7 +76,7 @@ struct LiveWorkload {
   Duration elapsed;           // holding: time since its quota was reserved
   int64_t queue_position = 0;  // 1-based in its ClusterQueue; 0 when in no queue
   uint32_t root = 0;          // its cohort tree (a node index + 1; 0 = in no queue)
-  std::string cluster_queue;
+  ClusterQueueId cluster_queue;  // the queue it holds quota in or waits in; invalid when none
   int target = -1;            // index in the report, when asked for
 };
 
@@ -105,12 +105,13 @@ struct RunOutcome {
 
 class Forecaster {
  public:
-  Forecaster(const ForecastOptions& options, std::string snapshot, Time now, bool pods_ready,
-             std::vector<LiveWorkload> live, std::vector<Distribution> distributions,
-             std::vector<int> arrival_distribution, absl::flat_hash_map<std::string, int> queue_distribution,
-             int default_distribution, absl::flat_hash_map<std::string, uint32_t> root_of_queue, size_t targets)
+  Forecaster(const ForecastOptions& options, const Engine& live_engine, const ClusterState& live_state, Time now,
+             bool pods_ready, std::vector<LiveWorkload> live, std::vector<Distribution> distributions,
+             std::vector<int> arrival_distribution, std::vector<int> queue_distribution, int default_distribution,
+             std::vector<uint32_t> root_of_queue, size_t targets)
       : options_(options),
-        snapshot_(std::move(snapshot)),
+        live_engine_(live_engine),
+        live_state_(live_state),
         now_(now),
         pods_ready_(pods_ready),
         live_(std::move(live)),
@@ -141,22 +142,23 @@ class Forecaster {
   };
 
   const ForecastOptions& options_;
-  std::string snapshot_;
+  const Engine& live_engine_;       // copied by every run, never changed
+  const ClusterState& live_state_;  // the live engine's, read only for ClusterQueue names
   Time now_;
   bool pods_ready_;
   std::vector<LiveWorkload> live_;
   std::vector<Distribution> distributions_;
   std::vector<int> arrival_distribution_;
-  absl::flat_hash_map<std::string, int> queue_distribution_;
+  std::vector<int> queue_distribution_;  // by ClusterQueueId: its estimate, or -1
   int default_distribution_;
-  absl::flat_hash_map<std::string, uint32_t> root_of_queue_;  // ClusterQueue name → cohort tree
+  std::vector<uint32_t> root_of_queue_;  // by ClusterQueueId: its cohort tree, or 0
   size_t targets_;
   SlotIndex by_handle_;
 };
 
 absl::StatusOr<RunOutcome> Forecaster::Run(SplitMix64* random) const {
   const bool point = random == nullptr;
-  QM_ASSIGN_OR_RETURN(Engine engine, internal::RestoreCopy(snapshot_));
+  QM_ASSIGN_OR_RETURN(Engine engine, internal::CopyEngine(live_engine_));
   internal::SilenceStatusTexts(engine);  // a run reads events and admissions, never a status text
   QM_RETURN_IF_ERROR(engine.SetNow(now_));
 
@@ -314,18 +316,18 @@ absl::StatusOr<RunOutcome> Forecaster::Run(SplitMix64* random) const {
         Record r;
         r.handle = *h;
         const absl::StatusOr<WorkloadStatus> st = engine.GetWorkload(*h);
+        // The copy's ClusterQueues are the live engine's (no call in a run applies objects).
+        ClusterQueueId cq = st.ok() ? live_state_.cq_names.Find(st->cluster_queue) : ClusterQueueId();
+        if (cq.valid() && cq.value >= root_of_queue_.size()) cq = ClusterQueueId();
         r.distribution = arrival_distribution_[a];
         if (r.distribution < 0 && st.ok()) {
-          const auto q = queue_distribution_.find(st->cluster_queue);
-          r.distribution = q != queue_distribution_.end() ? q->second : default_distribution_;
+          const int q = cq.valid() ? queue_distribution_[cq.value] : -1;
+          r.distribution = q >= 0 ? q : default_distribution_;
         }
         if (r.distribution < 0)
           return absl::InvalidArgumentError(fmt::format(
               "ForecastOptions.arrivals[{}]: no runtime estimate (give its own, its ClusterQueue's or default_runtime)", a));
-        if (st.ok()) {
-          const auto root = root_of_queue_.find(st->cluster_queue);
-          if (root != root_of_queue_.end()) r.root = root->second;
-        }
+        if (cq.valid()) r.root = root_of_queue_[cq.value];
         slot_of.Set(*h, static_cast<uint32_t>(records.size()));
         records.push_back(r);
         next_arrival[a] = t + gap(a);
@@ -376,7 +378,7 @@ absl::StatusOr<ForecastReport> Engine::Forecast(const ForecastOptions& options) 
   std::vector<Distribution> distributions;
   QM_ASSIGN_OR_RETURN(const int default_distribution,
                       AddDistribution(options.default_runtime, "ForecastOptions.default_runtime", &distributions));
-  absl::flat_hash_map<std::string, int> queue_distribution;
+  std::vector<int> queue_distribution(s.cqs.size(), -1);  // by ClusterQueueId
   for (size_t i = 0; i < options.queue_runtimes.size(); ++i) {
     const QueueRuntime& q = options.queue_runtimes[i];
     const std::string field = fmt::format("ForecastOptions.queue_runtimes[{}]", i);
@@ -384,7 +386,7 @@ absl::StatusOr<ForecastReport> Engine::Forecast(const ForecastOptions& options) 
     if (!id.valid() || !s.cq(id).exists)
       return absl::InvalidArgumentError(fmt::format("{}.cluster_queue: no ClusterQueue named '{}'", field, q.cluster_queue));
     if (q.runtime.empty()) return absl::InvalidArgumentError(fmt::format("{}.runtime: has no samples", field));
-    QM_ASSIGN_OR_RETURN(queue_distribution[q.cluster_queue], AddDistribution(q.runtime, field + ".runtime", &distributions));
+    QM_ASSIGN_OR_RETURN(queue_distribution[id.value], AddDistribution(q.runtime, field + ".runtime", &distributions));
   }
   absl::flat_hash_map<uint64_t, int> own_distribution;
   for (size_t i = 0; i < options.workload_runtimes.size(); ++i) {
@@ -414,13 +416,14 @@ absl::StatusOr<ForecastReport> Engine::Forecast(const ForecastOptions& options) 
 
   // Cohort trees, and the ClusterQueues' orders (sticky preemptor first, then the sort order over
   // active and parked workloads, as Kueue's visibility API ranks them).
-  absl::flat_hash_map<std::string, uint32_t> root_of_queue;
-  absl::flat_hash_map<uint64_t, int64_t> queue_position;
+  std::vector<uint32_t> root_of_queue(s.cqs.size(), 0);  // by ClusterQueueId
+  std::vector<int64_t> queue_position(s.workloads.size(), 0);  // by WorkloadId
+
   std::vector<PendingKey> keys;
   for (size_t c = 0; c < s.cqs.size(); ++c) {
     const ClusterQueueState& cq = s.cqs[c];
     if (!cq.exists) continue;
-    if (cq.node != kNoNode) root_of_queue[cq.name] = static_cast<uint32_t>(s.tree.Root(cq.node)) + 1;
+    if (cq.node != kNoNode) root_of_queue[c] = static_cast<uint32_t>(s.tree.Root(cq.node)) + 1;
     keys.clear();
     for (const PendingKey& k : cq.heap) keys.push_back(k);
     for (const PendingKey& k : cq.inadmissible) keys.push_back(k);
@@ -428,15 +431,18 @@ absl::StatusOr<ForecastReport> Engine::Forecast(const ForecastOptions& options) 
     const WorkloadId sticky = cq.sticky_preemptor;
     int64_t position = 0;
     if (sticky.valid() && s.wl(sticky).queued_in == ClusterQueueId(c) && PlaceOf(s, sticky) == QueuePlace::kActive)
-      queue_position[s.Handle(sticky).Pack()] = ++position;
+      queue_position[sticky.value] = ++position;
     for (const PendingKey& k : keys)
-      if (k.id != sticky || position == 0) queue_position.try_emplace(s.Handle(k.id).Pack(), ++position);
+      if (k.id != sticky || position == 0) {
+        ++position;
+        if (queue_position[k.id.value] == 0) queue_position[k.id.value] = position;
+      }
   }
 
   // The live workloads a run drives: those holding quota and those waiting.
   const Time now = Now();
   std::vector<LiveWorkload> live;
-  absl::flat_hash_map<uint64_t, uint32_t> live_index;
+  std::vector<int32_t> live_index(s.workloads.size(), -1);  // by WorkloadId
   for (const WorkloadHandle h : Workloads()) {
     const WorkloadId id = s.Resolve(h);
     const WorkloadRecord& w = s.wl(id);
@@ -446,22 +452,19 @@ absl::StatusOr<ForecastReport> Engine::Forecast(const ForecastOptions& options) 
     lw.handle = h;
     lw.holding = w.state == WorkloadState::kAdmitted;
     if (w.admission) {
-      lw.cluster_queue = s.cq(w.admission->cluster_queue).name;
+      lw.cluster_queue = w.admission->cluster_queue;
       if (lw.holding) lw.elapsed = Duration{std::max<int64_t>(0, (now - w.admission->reserved_at).us)};
     } else if (w.place != QueuePlace::kNone && w.queued_in.valid()) {
-      lw.cluster_queue = s.cq(w.queued_in).name;
+      lw.cluster_queue = w.queued_in;
     }
-    if (!lw.holding) {
-      if (const auto p = queue_position.find(h.Pack()); p != queue_position.end()) lw.queue_position = p->second;
-    }
-    if (const auto r = root_of_queue.find(lw.cluster_queue);
-        r != root_of_queue.end() && (lw.holding || lw.queue_position > 0))
-      lw.root = r->second;
+    if (!lw.holding) lw.queue_position = queue_position[id.value];
+    const bool in_queue = lw.cluster_queue.valid();
+    if (in_queue && (lw.holding || lw.queue_position > 0)) lw.root = root_of_queue[lw.cluster_queue.value];
     if (const auto own = own_distribution.find(h.Pack()); own != own_distribution.end()) {
       lw.distribution = own->second;
       lw.own_estimate = true;
-    } else if (const auto q = queue_distribution.find(lw.cluster_queue); q != queue_distribution.end()) {
-      lw.distribution = q->second;
+    } else if (in_queue && queue_distribution[lw.cluster_queue.value] >= 0) {
+      lw.distribution = queue_distribution[lw.cluster_queue.value];
     } else {
       lw.distribution = default_distribution;
     }
@@ -469,8 +472,8 @@ absl::StatusOr<ForecastReport> Engine::Forecast(const ForecastOptions& options) 
       return absl::InvalidArgumentError(
           fmt::format("ForecastOptions: workload '{}' (ClusterQueue '{}') has no runtime estimate: give its own, its "
                       "ClusterQueue's or default_runtime",
-                      s.WorkloadName(id), lw.cluster_queue));
-    live_index[h.Pack()] = static_cast<uint32_t>(live.size());
+                      s.WorkloadName(id), in_queue ? s.cq(lw.cluster_queue).name : std::string()));
+    live_index[id.value] = static_cast<int32_t>(live.size());
     live.push_back(std::move(lw));
   }
 
@@ -491,8 +494,8 @@ absl::StatusOr<ForecastReport> Engine::Forecast(const ForecastOptions& options) 
       for (size_t j = 0; j < i; ++j)
         if (options.workloads[j] == h)
           return absl::InvalidArgumentError(fmt::format("ForecastOptions.workloads[{}]: listed twice", i));
-      const auto it = live_index.find(h.Pack());
-      row_live.push_back(it != live_index.end() && !live[it->second].holding ? static_cast<int>(it->second) : -1);
+      const int32_t l = live_index[s.Resolve(h).value];
+      row_live.push_back(l >= 0 && !live[l].holding ? l : -1);
     }
   }
   size_t targets = 0;
@@ -503,8 +506,7 @@ absl::StatusOr<ForecastReport> Engine::Forecast(const ForecastOptions& options) 
   for (const LiveWorkload& lw : live) uncertain = uncertain || distributions[lw.distribution].uncertain();
   for (const int d : arrival_distribution) uncertain = uncertain || (d >= 0 && distributions[d].uncertain());
 
-  QM_ASSIGN_OR_RETURN(std::string snapshot, internal::SaveForCopy(*this));
-  const Forecaster forecaster(options, std::move(snapshot), now,
+  const Forecaster forecaster(options, *this, s, now,
                               WaitForPodsReadyOn(s),
                               live, std::move(distributions), std::move(arrival_distribution),
                               std::move(queue_distribution), default_distribution, std::move(root_of_queue), targets);
@@ -538,7 +540,8 @@ absl::StatusOr<ForecastReport> Engine::Forecast(const ForecastOptions& options) 
   for (auto& [root, rest] : not_admitted)
     std::sort(rest.begin(), rest.end(), [&](uint32_t a, uint32_t b) {
       if (live[a].queue_position != live[b].queue_position) return live[a].queue_position < live[b].queue_position;
-      if (live[a].cluster_queue != live[b].cluster_queue) return live[a].cluster_queue < live[b].cluster_queue;
+      if (live[a].cluster_queue != live[b].cluster_queue)
+        return s.cq(live[a].cluster_queue).name < s.cq(live[b].cluster_queue).name;
       return a < b;
     });
 
@@ -562,7 +565,7 @@ absl::StatusOr<ForecastReport> Engine::Forecast(const ForecastOptions& options) 
       continue;
     }
     const LiveWorkload& lw = live[l];
-    f.cluster_queue = lw.cluster_queue;
+    if (lw.cluster_queue.valid()) f.cluster_queue = s.cq(lw.cluster_queue).name;
     f.position_in_cluster_queue = lw.queue_position;
     if (lw.root != 0) {
       const std::vector<uint64_t>& orders = admitted_orders[lw.root];

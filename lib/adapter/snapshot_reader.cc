@@ -268,13 +268,14 @@ absl::Status ReadShapes(Reader& r, ClusterState& s, Decoded* p) {
 
 absl::Status ReadWorkloads(Reader& r, ClusterState& s) {
   const uint32_t n = r.Count("workloads");
+  const char* last_reason = nullptr;  // interned
   for (uint32_t i = 0; i < n && r.ok(); ++i) {
     WorkloadRecord& w = s.workloads.emplace_back();
     w.deleted = r.Bool();
     w.generation = r.U32();
     w.ns = NamespaceId(r.U32());
-    w.name = r.Str();
-    if (r.Bool()) w.uid = r.Str();
+    w.name = r.StrView();
+    if (r.Bool()) w.uid = r.StrView();
     if (r.Bool()) {
       auto x = std::make_unique<WorkloadExtras>();
       x->job_uid = r.Str();
@@ -313,9 +314,16 @@ absl::Status ReadWorkloads(Reader& r, ClusterState& s) {
     w.queue_time = r.At();
     w.seq = r.U64();
     w.queued_in = ClusterQueueId(r.U32());
-    const std::string reason = r.Str();
-    w.reason = reason.empty() ? "" : s.InternReason(reason);
-    w.message = r.Str();
+    // Reasons are few: most records repeat the one before, which then needs no lookup.
+    const std::string_view reason = r.StrView();
+    if (reason.empty()) {
+      w.reason = "";
+    } else if (last_reason != nullptr && reason == last_reason) {
+      w.reason = last_reason;
+    } else {
+      w.reason = last_reason = s.InternReason(reason);
+    }
+    w.message = r.StrView();
     if (r.Bool()) {
       AdmissionPtr a = s.NewAdmission();
       a->cluster_queue = ClusterQueueId(r.U32());
@@ -480,11 +488,8 @@ absl::Status RestoreHistory(SavedHistory h, ClusterState& s) {
   return absl::OkStatus();
 }
 
-// `validate` false only for the bytes of this process's own `Save` (internal::RestoreCopy): the
-// checks of what the records say, which guard against damaged or forged snapshots, are skipped;
-// everything the restore builds is built the same.
 absl::Status ReadState(std::string_view payload, size_t base, uint32_t version, const EngineConfig& host,
-                       EngineState& st, bool validate) {
+                       EngineState& st) {
   ClusterState& s = st.s;
   Decoded p;
   Reader r(payload, base);
@@ -563,10 +568,8 @@ absl::Status ReadState(std::string_view payload, size_t base, uint32_t version, 
   if (r.ok() && !r.at_end()) r.Fail(fmt::format("{} bytes after the last section", r.remaining()));
   QM_RETURN_IF_ERROR(r.status());
   QM_RETURN_IF_ERROR(ValidateTree(s, p));
-  if (validate) {
-    QM_RETURN_IF_ERROR(ValidateObjects(s, p));
-    QM_RETURN_IF_ERROR(ValidateWorkloads(s, p));
-  }
+  QM_RETURN_IF_ERROR(ValidateObjects(s, p));
+  QM_RETURN_IF_ERROR(ValidateWorkloads(s, p));
   QM_RETURN_IF_ERROR(ValidateThrash(s));
   QM_RETURN_IF_ERROR(Link(s, p));
   QM_RETURN_IF_ERROR(CheckTree(s));
@@ -579,14 +582,6 @@ absl::Status ReadState(std::string_view payload, size_t base, uint32_t version, 
 }  // namespace internal::snapshot
 
 absl::StatusOr<Engine> Engine::Restore(std::string_view snapshot, const EngineConfig& host) {
-  return RestoreWith(snapshot, host, /*own_copy=*/false);
-}
-
-absl::StatusOr<Engine> internal::RestoreCopy(std::string_view snapshot) {
-  return Engine::RestoreWith(snapshot, EngineConfig{}, /*own_copy=*/true);
-}
-
-absl::StatusOr<Engine> Engine::RestoreWith(std::string_view snapshot, const EngineConfig& host, bool own_copy) {
   namespace sn = internal::snapshot;
   sn::Reader header(snapshot.substr(0, std::min(snapshot.size(), sn::kHeaderSize)), 0);
   const std::string_view magic(sn::kMagic, sizeof(sn::kMagic));
@@ -608,11 +603,10 @@ absl::StatusOr<Engine> Engine::RestoreWith(std::string_view snapshot, const Engi
   const std::string_view payload = snapshot.substr(sn::kHeaderSize);
   if (len != payload.size())
     return absl::DataLossError(fmt::format("snapshot: the header announces {} payload bytes, {} are present", len, payload.size()));
-  if (!own_copy && sn::Checksum(payload) != sum) return absl::DataLossError("snapshot: checksum mismatch (the snapshot is corrupted)");
+  if (sn::Checksum(payload) != sum) return absl::DataLossError("snapshot: checksum mismatch (the snapshot is corrupted)");
   auto state = std::make_unique<internal::EngineState>(EngineConfig());
-  QM_RETURN_IF_ERROR(sn::ReadState(payload, sn::kHeaderSize, version, host, *state, /*validate=*/!own_copy));
+  QM_RETURN_IF_ERROR(sn::ReadState(payload, sn::kHeaderSize, version, host, *state));
   state->quota_floor_cycle = state->s.cycle;  // the checker cannot know older quota changes
-  if (own_copy) return Engine(std::move(state));  // the engine it was saved from passed this check
   // Last, the engine's own self-check: the checks above cover each record, this one how records
   // relate (a pending workload's `active`, queue membership, candidate sets...). A state that fails
   // it is not one the engine could have saved (found by fuzz/snapshot_fuzzer).

@@ -458,28 +458,26 @@ void WriteState(const ClusterState& s, Writer& w) {
 
 }  // namespace internal::snapshot
 
-absl::StatusOr<std::string> Engine::Save() const { return SaveWith(/*checksum=*/true); }
-
-absl::StatusOr<std::string> internal::SaveForCopy(const Engine& engine) { return engine.SaveWith(/*checksum=*/false); }
-
-absl::StatusOr<std::string> Engine::SaveWith(bool checksum) const {
+absl::StatusOr<std::string> Engine::Save() const {
   namespace sn = internal::snapshot;
   QM_RETURN_IF_ERROR(Queryable("Save"));
   const ClusterState& s = state_->s;
   if (!s.excluded_candidates.empty())
     return absl::FailedPreconditionError("Engine::Save: called in the middle of a scheduling cycle");
   sn::Writer w;
-  w.bytes().reserve(8192);  // a small engine's whole snapshot: no regrowth on the common case
-  w.bytes().append(sn::kMagic, sizeof(sn::kMagic));
+  // Room for a small engine's whole snapshot, or for about what a workload takes (one with a pod
+  // set, an admission and a short status): regrowth copies everything written so far.
+  w.Reserve(8192 + s.workloads.size() * 256);
+  w.Raw(std::string_view(sn::kMagic, sizeof(sn::kMagic)));
   w.U32(sn::kFormatVersion);
   w.U32(0);  // reserved
   w.U64(0);  // payload length, patched below
   w.U64(0);  // checksum, patched below
   sn::WriteState(s, w);
   if (w.overflow()) return absl::ResourceExhaustedError("Engine::Save: a list or string is longer than 2^32-1");
-  std::string out = std::move(w.bytes());
+  std::string out = w.Take();
   const std::string_view payload = std::string_view(out).substr(sn::kHeaderSize);
-  const uint64_t len = payload.size(), sum = checksum ? sn::Checksum(payload) : 0;
+  const uint64_t len = payload.size(), sum = sn::Checksum(payload);
   for (int i = 0; i < 8; ++i) {
     out[16 + static_cast<size_t>(i)] = static_cast<char>(static_cast<uint8_t>(len >> (8 * i)));
     out[24 + static_cast<size_t>(i)] = static_cast<char>(static_cast<uint8_t>(sum >> (8 * i)));

@@ -69,9 +69,8 @@ absl::StatusOr<WhatIfReport> Engine::WhatIf(WorkloadHandle workload) const {
   const ClusterQueueState& cq = s.cq(w.queued_in);
   const uint32_t root = static_cast<uint32_t>(s.tree.Root(cq.node));
   const Time now = Now();
-  QM_ASSIGN_OR_RETURN(const std::string snapshot, internal::SaveForCopy(*this));
   auto copy = [&]() -> absl::StatusOr<Engine> {
-    QM_ASSIGN_OR_RETURN(Engine e, internal::RestoreCopy(snapshot));
+    QM_ASSIGN_OR_RETURN(Engine e, internal::CopyEngine(*this));
     QM_RETURN_IF_ERROR(e.SetNow(now));
     return e;
   };

@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -70,6 +71,8 @@ struct HostScenario {
   /// Runs the engine without waiting workloads' status texts, as a forecast's private copy does
   /// (`internal::SilenceStatusTexts`).
   bool quiet_status = false;
+  /// Called after every instant with the engine (tests that inspect or copy it mid-run).
+  std::function<void(const Engine&)> after_instant;
 };
 
 /// One event as the host saw it, with names instead of handles.
@@ -192,6 +195,7 @@ class Host {
     std::optional<Time> now = sc_.start;
     while (now && *now <= last && run_.errors.empty() && !run_.truncated) {
       Step(*now);
+      if (sc_.after_instant) sc_.after_instant(e);
       now = NextInstant(*now);
     }
     Finalize();

@@ -135,12 +135,10 @@ EngineState& EngineStateForTesting(Engine& engine);
 /// Library-internal (lib/adapter/forecast.cc): makes a private copy that nobody reads statuses from
 /// skip writing waiting workloads' status texts (`ClusterState::quiet_status`). Decisions are the same.
 void SilenceStatusTexts(Engine& engine);
-/// Library-internal (forecasts, what-if answers): `Save()`'s bytes without the checksum, and an
-/// engine restored from them without checking them. The copy is made from a live engine and read
-/// in the same process, so the checks that guard stored or sent bytes (the checksum, the records'
-/// validation, the self-check of the restored state) would only cost time: about a tenth of a forecast.
-absl::StatusOr<std::string> SaveForCopy(const Engine& engine);
-absl::StatusOr<Engine> RestoreCopy(std::string_view snapshot);
+/// Library-internal (forecasts, what-if answers): a private copy of `engine` as `Restore` would
+/// make it from `Save`'s bytes with no host settings, made member by member without encoding
+/// anything (lib/adapter/engine_copy.cc).
+absl::StatusOr<Engine> CopyEngine(const Engine& engine);
 }  // namespace internal
 
 class Engine {
@@ -385,10 +383,7 @@ class Engine {
   bool Readable() const;
   friend internal::EngineState& internal::EngineStateForTesting(Engine& engine);
   friend void internal::SilenceStatusTexts(Engine& engine);
-  friend absl::StatusOr<std::string> internal::SaveForCopy(const Engine& engine);
-  friend absl::StatusOr<Engine> internal::RestoreCopy(std::string_view snapshot);
-  absl::StatusOr<std::string> SaveWith(bool checksum) const;
-  static absl::StatusOr<Engine> RestoreWith(std::string_view snapshot, const EngineConfig& host, bool own_copy);
+  friend absl::StatusOr<Engine> internal::CopyEngine(const Engine& engine);
   std::unique_ptr<internal::EngineState> state_;
 };
 

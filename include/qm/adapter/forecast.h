@@ -1,8 +1,8 @@
 // `Engine::Forecast`: when will each pending workload be admitted? (docs/forecast.md; an extension
 // beyond Kueue, docs/semantics.md §11.6.)
 //
-// The forecast restores a copy of the engine from `Save()`'s bytes (without the checks that guard
-// stored snapshots, and writing no status texts: internal::RestoreCopy) and runs it forward in virtual
+// The forecast makes a private copy of the engine (what `Restore` would make of `Save()`'s bytes,
+// copied member by member: internal::CopyEngine; writing no status texts) and runs it forward in virtual
 // time as a host would: running workloads finish when the host's estimate of their runtime says so,
 // evicted ones stop at once, admitted ones start at once (and report PodsReady at once), optional
 // new arrivals come at a rate per LocalQueue, and cycles run until settled at every instant where
@@ -19,7 +19,7 @@
 //
 // The engine decides quota, not placement: a forecast knows nothing of nodes, as the engine does not.
 //
-// Cost: one `Save`, then per run one `Restore` (O(state)) and a virtual-time loop of
+// Cost: per run one copy (O(state)) and a virtual-time loop of
 // O(instants × cycle cost); an instant is a distinct finish, arrival or timer time. A run stops as
 // soon as every asked-for workload is admitted, at `horizon`, or after `max_cycles`.
 #ifndef QM_ADAPTER_FORECAST_H_

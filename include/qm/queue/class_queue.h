@@ -206,6 +206,18 @@ class ClassQueue {
     size_ = 0;
   }
 
+  /// After a copy of this queue was made for another engine (lib/adapter/engine_copy.cc): points
+  /// every key's uid at `uid_of(id)` (qm/queue/pending_key.h, `RebindUids`) and every status
+  /// stamp's reason at `reason_of(reason)`, that engine's copies of the same texts.
+  template <class UidOf, class ReasonOf>
+  void Rebind(UidOf&& uid_of, ReasonOf&& reason_of) {
+    RebindUids(heads_, uid_of);
+    for (auto& [c, cls] : classes_) {
+      RebindUids(cls.members, uid_of);
+      if (cls.stamp.reason != nullptr) cls.stamp.reason = reason_of(cls.stamp.reason);
+    }
+  }
+
   void clear() {
     classes_.clear();
     heads_.clear();

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "absl/container/btree_set.h"
 #include "qm/core/compact_string.h"
@@ -34,6 +35,15 @@ struct PendingOrder {
   }
 };
 using PendingSet = absl::btree_set<PendingKey, PendingOrder>;
+
+/// Points the `uid` of every key in `set` (of `PendingKey`s or `CandidateKey`s) at `uid_of(key.id)`.
+/// For a set copied into another engine (lib/adapter/engine_copy.cc), whose records hold the same
+/// uids at other addresses: the texts are equal, so the order holds and the keys are rewritten in
+/// place (a set's elements are not const objects; only its iterators are const).
+template <class Set, class UidOf>
+void RebindUids(Set& set, UidOf&& uid_of) {
+  for (const auto& k : set) const_cast<std::remove_const_t<std::remove_reference_t<decltype(k)>>&>(k).uid = uid_of(k.id);
+}
 
 }  // namespace qm
 
