@@ -347,14 +347,14 @@ class Scheduler {
   void TryPartialAdmission(Entry& e, const FlavorAssigner::Options& base) {
     if (!s_.config.features.partial_admission) return;
     const WorkloadShape& shape = s_.shape(s_.wl(e.wl));
-    std::vector<int64_t> delta(shape.pod_sets.size());
+    const auto reducible = [](const PodSetShape& ps) -> int64_t {
+      return ps.min_count > 0 && ps.min_count < ps.count ? ps.count - ps.min_count : 0;
+    };
     int64_t total = 0;
-    for (size_t i = 0; i < shape.pod_sets.size(); ++i) {
-      const PodSetShape& ps = shape.pod_sets[i];
-      delta[i] = ps.min_count > 0 && ps.min_count < ps.count ? ps.count - ps.min_count : 0;
-      total += delta[i];
-    }
-    if (total == 0) return;
+    for (const PodSetShape& ps : shape.pod_sets) total += reducible(ps);
+    if (total == 0) return;  // most heads that do not fit: nothing to search, nothing to allocate
+    std::vector<int64_t> delta(shape.pod_sets.size());
+    for (size_t i = 0; i < shape.pod_sets.size(); ++i) delta[i] = reducible(shape.pod_sets[i]);
     struct Probe {
       AssignmentResult a;
       std::vector<PreemptionTarget> t;
