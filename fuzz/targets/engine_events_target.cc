@@ -11,13 +11,13 @@
 // bit 0x40), and an opcode arms a host fault (host_faults.h): the event callback, the submission
 // gate or the clock throws or calls back into the engine.
 //
-// Only the public API is used. After every call:
+// Only the public API is used, but for `internal::CopyEngine`. After every call:
 // * a failed call changed nothing: the same `Save()` bytes, no events;
 // * `CheckInvariants()` holds (when the library has it: engine_checks.h);
 // * every workload the host holds a handle for is still known, and holds an admission exactly
 //   when its state holds quota (nothing lost, no quota leaked).
-// Save + restore must give an engine whose `Save()` is byte-identical; a truncated snapshot must be
-// refused. After a host fault the engine is either as if the call failed (the checks above) or
+// Save + restore must give an engine whose `Save()` is byte-identical, and so must the engine's
+// private copy (`internal::CopyEngine`); a truncated snapshot must be refused. After a host fault the engine is either as if the call failed (the checks above) or
 // poisoned: then only after a fault fired, and every later call is refused (the input ends there).
 #include <algorithm>
 #include <map>
@@ -396,6 +396,13 @@ class EventFuzzer {
 
   void SaveRestore() {
     const std::string saved = SaveOrDie(*engine_, "save/restore");
+    {
+      // The private copy forecasts and what-if answers run on (library-internal, the one call here
+      // outside the public API) must be the engine `Restore` would make.
+      absl::StatusOr<Engine> copy = internal::CopyEngine(*engine_);
+      QM_FUZZ_CHECK(copy.ok(), "CopyEngine failed: ", copy.status().ToString());
+      QM_FUZZ_CHECK(SaveOrDie(*copy, "after copy") == saved, "the engine's private copy saves different bytes");
+    }
     EngineConfig host;
 #ifdef QM_FUZZ_HAVE_CHECK_INVARIANTS
     host.check_invariants = true;
