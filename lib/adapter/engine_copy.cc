@@ -27,12 +27,13 @@
 namespace qm {
 namespace {
 
-// Every member below is copied. A new member changes a size: teach `CopyState` or `CopyRecord`
+// Every member below is copied. A new member changes a size: teach `CopyState`, `CopyRecord` or `CopyAdmission`
 // about it, then update the size here (the snapshot files have the same checks).
 #if defined(__x86_64__) && defined(__GLIBCXX__) && !defined(_GLIBCXX_DEBUG) && !defined(_LIBCPP_VERSION)
 static_assert(sizeof(ClusterState) == 1944, "ClusterState changed: update lib/adapter/engine_copy.cc");
 static_assert(sizeof(WorkloadRecord) == 144, "WorkloadRecord changed: update lib/adapter/engine_copy.cc");
 static_assert(sizeof(WorkloadExtras) == 208, "WorkloadExtras changed: update lib/adapter/engine_copy.cc");
+static_assert(sizeof(AdmissionRecord) == 248, "AdmissionRecord changed: update lib/adapter/engine_copy.cc");
 #endif
 
 // The copy's address of each reason the source interned (reason constants are shared as they are).
@@ -77,6 +78,21 @@ std::unique_ptr<WorkloadExtras> CopyExtras(const WorkloadExtras& a) {
   return b;
 }
 
+void CopyAdmission(const AdmissionRecord& a, AdmissionRecord& b) {
+  b.cluster_queue = a.cluster_queue;
+  b.pod_sets = a.pod_sets;
+  if (a.explicit_usage) b.explicit_usage = std::make_unique<std::vector<ResourceList>>(*a.explicit_usage);
+  b.usage = a.usage;
+  b.borrow_level = a.borrow_level;
+  b.reserved_at = a.reserved_at;
+  b.admitted_cycle = a.admitted_cycle;
+  b.evicted = a.evicted;
+  b.evicted_at = a.evicted_at;
+  b.pods_ready = a.pods_ready;
+  b.pods_recovering = a.pods_recovering;
+  b.pods_not_ready_since = a.pods_not_ready_since;
+}
+
 void CopyRecord(const WorkloadRecord& a, WorkloadRecord& b, ClusterState& to, ReasonMap& reasons) {
   b.ns = a.ns;
   b.generation = a.generation;
@@ -95,7 +111,7 @@ void CopyRecord(const WorkloadRecord& a, WorkloadRecord& b, ClusterState& to, Re
   b.reason = reasons(a.reason);
   if (a.admission) {
     b.admission = to.NewAdmission();
-    *b.admission = *a.admission;
+    CopyAdmission(*a.admission, *b.admission);
   }
   if (a.scan) b.scan = std::make_unique<ScanProgress>(*a.scan);
   if (a.extras) b.extras = CopyExtras(*a.extras);

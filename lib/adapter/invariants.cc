@@ -132,6 +132,11 @@ class Checker {
             return Violation(fmt::format("{}: its admission's usage is not sorted by FR slot", Wl(id)));
           if (v < 0) return Violation(fmt::format("{}: its admission holds {} of {}", Wl(id), v, Fr(fr.value)));
         }
+        // Pod sets' usage is kept only when the shape and counts do not give it (so a copy, a
+        // restore and the engine hold the same).
+        if (a.explicit_usage &&
+            (a.explicit_usage->size() != a.pod_sets.size() || UsageIsDerived(s_, w, *a.explicit_usage)))
+          return Violation(fmt::format("{}: its admission keeps pod set usage its shape gives", Wl(id)));
       }
     }
     if (s_.workload_index.size() != live)

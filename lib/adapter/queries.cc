@@ -21,7 +21,7 @@ Assignment EngineState::AdmissionToApi(WorkloadId id) const {
     p.count = ps.count;
     for (const auto& [r, f] : ps.flavors)
       p.resources.push_back(ResourceAssignment{s.ResourceName(r), s.FlavorName(f), AssignmentMode::kFit, 0});
-    for (const auto& [r, v] : ps.usage) p.usage.emplace_back(s.ResourceName(r), v);
+    for (const auto& [r, v] : PodSetUsage(s, w, i)) p.usage.emplace_back(s.ResourceName(r), v);
     std::sort(p.resources.begin(), p.resources.end(),
               [](const ResourceAssignment& x, const ResourceAssignment& y) { return x.resource < y.resource; });
     std::sort(p.usage.begin(), p.usage.end());

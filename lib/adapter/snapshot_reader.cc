@@ -328,8 +328,11 @@ absl::Status ReadWorkloads(Reader& r, ClusterState& s) {
       AdmissionPtr a = s.NewAdmission();
       a->cluster_queue = ClusterQueueId(r.U32());
       const uint32_t ps = r.Count("admission pod sets");
+      // Kept as read until the records are validated; `Link` drops what the shapes derive.
+      a->explicit_usage = std::make_unique<std::vector<ResourceList>>();
       for (uint32_t k = 0; k < ps && r.ok(); ++k) {
         AdmissionRecord::PodSet& out = a->pod_sets.emplace_back();
+        ResourceList& usage = a->explicit_usage->emplace_back();
         out.count = r.I32();
         const uint32_t nf = r.Count("admission flavors");
         for (uint32_t j = 0; j < nf && r.ok(); ++j) {
@@ -341,7 +344,7 @@ absl::Status ReadWorkloads(Reader& r, ClusterState& s) {
         for (uint32_t j = 0; j < nu && r.ok(); ++j) {
           const ResourceId res(r.U32());
           const int64_t v = r.I64();
-          out.usage.emplace_back(res, v);
+          usage.emplace_back(res, v);
         }
         out.reclaimable = r.I32();
       }

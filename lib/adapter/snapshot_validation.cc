@@ -326,15 +326,18 @@ absl::Status ValidateWorkloads(const ClusterState& s, const Decoded& p) {
       if (a.cluster_queue.value >= s.cqs.size() || !s.cqs[a.cluster_queue.value].exists)
         return where("admitted in a missing ClusterQueue");
       if (a.pod_sets.size() != pod_sets) return where("admission pod sets do not match its shape");
-      for (const AdmissionRecord::PodSet& ps : a.pod_sets) {
+      if (a.explicit_usage == nullptr || a.explicit_usage->size() != a.pod_sets.size())
+        return where("admission pod set usage does not match its pod sets");  // the reader keeps one list per pod set
+      for (size_t k_ps = 0; k_ps < a.pod_sets.size(); ++k_ps) {
+        const AdmissionRecord::PodSet& ps = a.pod_sets[k_ps];
+        const ResourceList& usage = (*a.explicit_usage)[k_ps];
         if (ps.count < 0 || ps.reclaimable < 0 || ps.reclaimable > ps.count) return where("admitted count out of range");
         for (size_t k = 0; k < ps.flavors.size(); ++k)
           if (ps.flavors[k].first.value >= resources || ps.flavors[k].second.value >= flavors ||
               (k > 0 && ps.flavors[k - 1].first >= ps.flavors[k].first))
             return where("admission flavors out of range or not sorted");
-        for (size_t k = 0; k < ps.usage.size(); ++k)
-          if (ps.usage[k].first.value >= resources || ps.usage[k].second < 0 ||
-              (k > 0 && ps.usage[k - 1].first >= ps.usage[k].first))
+        for (size_t k = 0; k < usage.size(); ++k)
+          if (usage[k].first.value >= resources || usage[k].second < 0 || (k > 0 && usage[k - 1].first >= usage[k].first))
             return where("admission usage out of range or not sorted");
       }
       for (size_t k = 0; k < a.usage.size(); ++k)
@@ -533,8 +536,11 @@ absl::Status Link(ClusterState& s, Decoded& p) {
   }
   // Records store only that a workload is queued; which queue holds it is the queue's (PlaceOf).
   // Derived state: whether a requeue back-off was ever set (ClusterState::requeue_backoff_seen).
+  // An admission keeps its pod sets' usage only when its shape and counts do not give it.
   for (WorkloadRecord& w : s.workloads) {
     if (w.deleted) continue;
+    if (w.admission && w.admission->explicit_usage && UsageIsDerived(s, w, *w.admission->explicit_usage))
+      w.admission->explicit_usage.reset();
     if (w.place == QueuePlace::kActive || w.place == QueuePlace::kInadmissible) w.place = QueuePlace::kQueued;
     if (w.extras && w.extras->requeue_at) s.requeue_backoff_seen = true;
   }

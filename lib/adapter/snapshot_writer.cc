@@ -58,7 +58,9 @@ static_assert(sizeof(WorkloadRecord) == 144, "WorkloadRecord changed: update lib
 static_assert(sizeof(WorkloadExtras) == 208, "WorkloadExtras changed: update lib/adapter/snapshot_*.cc");
 // 328 since format 3: `pods_ready`, `pods_recovering`, `pods_not_ready_since`, saved after
 // `evicted_at`.
-static_assert(sizeof(AdmissionRecord) == 328, "AdmissionRecord changed: update lib/adapter/snapshot_*.cc");
+// 248: a pod set's usage (88 per pod set) is derived from the shape and count, and kept only when
+// it differs (`explicit_usage`, 8); saved as before, either way.
+static_assert(sizeof(AdmissionRecord) == 248, "AdmissionRecord changed: update lib/adapter/snapshot_*.cc");
 static_assert(sizeof(ScanProgress) == 48, "ScanProgress changed: update lib/adapter/snapshot_*.cc");
 static_assert(sizeof(PodSetShape) == 208, "PodSetShape changed: update lib/adapter/snapshot_*.cc");
 static_assert(sizeof(WorkloadShape) == 40, "WorkloadShape changed: update lib/adapter/snapshot_*.cc");
@@ -347,15 +349,18 @@ void WriteState(const ClusterState& s, Writer& w) {
       const AdmissionRecord& a = *r.admission;
       w.U32(a.cluster_queue.value);
       w.Count(a.pod_sets.size());
-      for (const AdmissionRecord::PodSet& ps : a.pod_sets) {
+      for (size_t i = 0; i < a.pod_sets.size(); ++i) {
+        const AdmissionRecord::PodSet& ps = a.pod_sets[i];
         w.I32(ps.count);
         w.Count(ps.flavors.size());
         for (const auto& [res, f] : ps.flavors) {
           w.U32(res.value);
           w.U32(f.value);
         }
-        w.Count(ps.usage.size());
-        for (const auto& [res, v] : ps.usage) {
+        // Saved whether kept or derived (the format predates the derivation).
+        const ResourceList usage = PodSetUsage(s, r, i);
+        w.Count(usage.size());
+        for (const auto& [res, v] : usage) {
           w.U32(res.value);
           w.I64(v);
         }

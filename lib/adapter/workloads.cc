@@ -476,6 +476,7 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec, bool first_chang
     auto a = s.NewAdmission();
     a->cluster_queue = s.cq_names.Find(spec.admission->cluster_queue);
     a->pod_sets.resize(sh.pod_sets.size());
+    std::vector<ResourceList> usage(sh.pod_sets.size());  // kept only when not derived (below)
     for (const PodSetAssignmentSpec& psa : spec.admission->pod_set_assignments) {
       size_t idx = 0;
       while (sh.pod_sets[idx].name != psa.name) ++idx;
@@ -497,7 +498,7 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec, bool first_chang
         int64_t total = MulAmount(per_pod, out.count);
         for (const auto& [r, v] : psa.resource_usage)
           if (r == res) total = v;
-        out.usage.emplace_back(rid, total);
+        usage[idx].emplace_back(rid, total);
         // Usage of the pods still running: total scaled down by the reclaimable ones, per pod first.
         int64_t live = total;
         if (reclaimable > 0) live = out.count == 0 ? 0 : MulAmount(total / out.count, out.count - reclaimable);
@@ -508,7 +509,7 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec, bool first_chang
         else a->usage.insert(it, std::make_pair(fr, live));
       }
       std::sort(out.flavors.begin(), out.flavors.end());
-      std::sort(out.usage.begin(), out.usage.end());
+      std::sort(usage[idx].begin(), usage[idx].end());
     }
     a->reserved_at = times.reserved;
     if (times.evicted) {
@@ -516,6 +517,7 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec, bool first_chang
       a->evicted_at = *times.evicted;
     }
     w.admission = std::move(a);
+    if (!UsageIsDerived(s, w, usage)) w.admission->explicit_usage = std::make_unique<std::vector<ResourceList>>(std::move(usage));
     AccountAdmission(s, id);
     w.reason = reason::kQuotaReserved;
     w.message.clear();  // formatted on demand (AdmittedMessage)
@@ -830,10 +832,12 @@ absl::Status EngineState::SetReclaimablePods(WorkloadId id, std::string_view pod
   ps.reclaimable = std::clamp(ps.count - (spec_count - count), int32_t{0}, std::max(ps.count, int32_t{0}));
   // The usage of the pods still running, per FR; the released part leaves the quota tree at once.
   FrUsage usage;
-  for (const AdmissionRecord::PodSet& p : a.pod_sets) {
+  for (size_t i = 0; i < a.pod_sets.size(); ++i) {
+    const AdmissionRecord::PodSet& p = a.pod_sets[i];
+    const ResourceList pod_set_usage = PodSetUsage(s, w, i);
     for (const auto& [r, f] : p.flavors) {
       int64_t total = 0;
-      for (const auto& [res, v] : p.usage)
+      for (const auto& [res, v] : pod_set_usage)
         if (res == r) total = v;
       const int64_t live = p.reclaimable == 0 ? total : p.count == 0 ? 0 : MulAmount(total / p.count, p.count - p.reclaimable);
       const FrId fr = s.catalog.FindFr(f, r);

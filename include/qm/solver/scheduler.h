@@ -796,14 +796,30 @@ class Scheduler {
     a->admitted_cycle = s_.cycle;
     a->usage = e.assignment.usage;
     a->pod_sets.resize(shape.pod_sets.size());
+    // A pod set's usage is what its shape and count give, and is not stored, unless the assignment
+    // charged otherwise (a queue covering `pods` charges one per pod whatever the shape requests).
+    const auto requested = [](const PodSetResult& ps, ResourceId r) -> const int64_t* {
+      for (const auto& [res, v] : ps.requests)
+        if (res == r) return &v;
+      return nullptr;
+    };
+    bool derived = true;
     for (const PodSetResult& ps : e.assignment.pod_sets) {
       AdmissionRecord::PodSet& out = a->pod_sets[ps.index];
       out.count = ps.count;
       for (const ChosenFlavor& c : ps.flavors) {
         out.flavors.emplace_back(c.resource, c.flavor);
-        for (const auto& [r, v] : ps.requests)
-          if (r == c.resource) out.usage.emplace_back(r, v);
+        const int64_t* v = requested(ps, c.resource);
+        derived = derived && v != nullptr &&
+                  *v == DerivedPodSetUsage(s_.catalog, shape.pod_sets[ps.index], ps.count, c.resource);
       }
+    }
+    if (!derived) {
+      auto usage = std::make_unique<std::vector<ResourceList>>(shape.pod_sets.size());
+      for (const PodSetResult& ps : e.assignment.pod_sets)
+        for (const ChosenFlavor& c : ps.flavors)
+          if (const int64_t* v = requested(ps, c.resource)) (*usage)[ps.index].emplace_back(c.resource, *v);
+      a->explicit_usage = std::move(usage);
     }
     w.place = QueuePlace::kNone;
     w.queued_in = ClusterQueueId();

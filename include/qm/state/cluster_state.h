@@ -19,6 +19,7 @@
 #include "boost/container/small_vector.hpp"
 #include "qm/core/compact_string.h"
 #include "qm/core/ids.h"
+#include "qm/core/quantity.h"
 #include "qm/core/time.h"
 #include "qm/model/cluster_queue.h"
 #include "qm/model/config.h"
@@ -341,6 +342,44 @@ class ClusterState {
   /// state: never saved, and null between calls.
   mutable const char* host_running = nullptr;
 };
+
+/// What one resource of an admitted pod set uses when no explicit usage overrides it: the shape's
+/// request per pod times the admitted count, and for `pods`, which a queue that covers it charges
+/// one per pod, the count when the shape does not request it.
+inline int64_t DerivedPodSetUsage(const Catalog& catalog, const PodSetShape& shape, int32_t count, ResourceId r) {
+  for (const auto& [res, per_pod] : shape.per_pod)
+    if (res == r) return MulAmount(per_pod, count);
+  return r == catalog.PodsResource() ? count : 0;
+}
+
+/// Pod set `i` of workload `w`'s admission: resource → total usage, for every resource that got a
+/// flavor, sorted by resource (AdmissionRecord::explicit_usage, or derived).
+inline ResourceList PodSetUsage(const ClusterState& s, const WorkloadRecord& w, size_t i) {
+  const AdmissionRecord& a = *w.admission;
+  if (a.explicit_usage) return (*a.explicit_usage)[i];
+  const AdmissionRecord::PodSet& ps = a.pod_sets[i];
+  const PodSetShape& shape = s.shapes[w.shape].pod_sets[i];
+  ResourceList out;
+  for (const auto& [r, f] : ps.flavors) out.emplace_back(r, DerivedPodSetUsage(s.catalog, shape, ps.count, r));
+  return out;
+}
+
+/// Whether `usage` (one list per pod set, as `PodSetUsage` gives them) is what the admission's
+/// shape and counts derive, so that it need not be kept.
+inline bool UsageIsDerived(const ClusterState& s, const WorkloadRecord& w, const std::vector<ResourceList>& usage) {
+  const AdmissionRecord& a = *w.admission;
+  const WorkloadShape& shape = s.shapes[w.shape];
+  if (usage.size() != a.pod_sets.size() || a.pod_sets.size() != shape.pod_sets.size()) return false;
+  for (size_t i = 0; i < usage.size(); ++i) {
+    const AdmissionRecord::PodSet& ps = a.pod_sets[i];
+    if (usage[i].size() != ps.flavors.size()) return false;
+    for (size_t k = 0; k < usage[i].size(); ++k)
+      if (usage[i][k].first != ps.flavors[k].first ||
+          usage[i][k].second != DerivedPodSetUsage(s.catalog, shape.pod_sets[i], ps.count, ps.flavors[k].first))
+        return false;
+  }
+  return true;
+}
 
 /// The pod sets of an admission as an `Event` reports them.
 inline void AdmittedPodSets(const AdmissionRecord& a, boost::container::small_vector<AdmittedPodSet, 1>* out) {
