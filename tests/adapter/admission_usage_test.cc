@@ -10,48 +10,24 @@
 
 #include "adapter/engine_state.h"
 #include "qm/adapter/engine.h"
+#include "support/builders.h"
 
 namespace qm {
 namespace admission_usage_test {
 namespace {
 
+// One ClusterQueue covering cpu and pods in flavor `default`, fed by ns/lq.
 Engine Cluster() {
-  absl::StatusOr<Engine> made = Engine::Create(EngineConfig{});
-  REQUIRE(made.ok());
-  Engine e = std::move(*made);
-  ClusterQueueSpec cq;
-  cq.name = "cq";
-  cq.namespace_selector = LabelSelector{};
-  ResourceGroupSpec group;
-  group.covered_resources = {"cpu", "pods"};
-  group.flavors.push_back(FlavorQuotasSpec{
-      "default", {ResourceQuotaSpec{"cpu", 100'000, std::nullopt, {}}, ResourceQuotaSpec{"pods", 100, std::nullopt, {}}}});
-  cq.resource_groups.push_back(group);
-  LocalQueueSpec lq;
-  lq.namespace_ = "ns";
-  lq.name = "lq";
-  lq.cluster_queue = "cq";
-  std::vector<ObjectSpec> objects;
-  objects.emplace_back(ResourceFlavorSpec{"default", {}, {}, {}});
-  objects.emplace_back(cq);
-  objects.emplace_back(NamespaceSpec{"ns", {}});
-  objects.emplace_back(lq);
+  Engine e;
+  const std::vector<ObjectSpec> objects = {
+      test::Namespace("ns"), test::Flavor("default"),
+      test::ClusterQueue("cq").Flavor("default", {test::Q("cpu", 100'000), test::Q("pods", 100)}),
+      test::LocalQueue("ns", "lq", "cq")};
   REQUIRE(e.Apply(objects).ok());
   return e;
 }
 
-WorkloadSpec Job(std::string name, int32_t count, ResourceAmounts per_pod) {
-  WorkloadSpec w;
-  w.namespace_ = "ns";
-  w.name = std::move(name);
-  w.queue_name = "lq";
-  PodSetSpec ps;
-  ps.name = "main";
-  ps.count = count;
-  ps.requests = std::move(per_pod);
-  w.pod_sets.push_back(ps);
-  return w;
-}
+test::Workload Job(std::string name, int32_t count) { return test::Workload("ns", std::move(name)).Queue("lq").Count(count); }
 
 // Whether the record keeps the usage, and the usage the API reports for pod set 0.
 std::pair<bool, ResourceAmounts> Held(Engine& e, const std::string& name) {
@@ -68,21 +44,14 @@ std::pair<bool, ResourceAmounts> Held(Engine& e, const std::string& name) {
 TEST_CASE("An admission keeps its pod sets' usage only when the shape does not give it", "[adapter][snapshot]") {
   Engine e = Cluster();
   // Admitted by the engine: 2 pods of 500m, charged one pod each. Derived, not kept.
-  REQUIRE(e.Submit(Job("plain", 2, {{"cpu", 500}})).ok());
+  REQUIRE(e.Submit(Job("plain", 2).Request("cpu", 500)).ok());
   // Its shape asks 2 "pods" per pod, but a queue covering pods charges one per pod: kept.
-  REQUIRE(e.Submit(Job("odd-pods", 1, {{"cpu", 100}, {"pods", 2}})).ok());
+  REQUIRE(e.Submit(Job("odd-pods", 1).Request("cpu", 100).Request("pods", 2)).ok());
   // Loaded holding quota with an explicit resourceUsage that is not count × request: kept.
-  WorkloadSpec loaded = Job("loaded", 2, {{"cpu", 500}});
-  AdmissionSpec a;
-  a.cluster_queue = "cq";
-  PodSetAssignmentSpec psa;
-  psa.name = "main";
+  WorkloadSpec loaded = Job("loaded", 2).Request("cpu", 500).AdmittedIn("cq", "default").spec();
+  PodSetAssignmentSpec& psa = loaded.admission->pod_set_assignments[0];
   psa.flavors = {{"cpu", "default"}, {"pods", "default"}};
   psa.resource_usage = {{"cpu", 700}};
-  a.pod_set_assignments.push_back(psa);
-  loaded.admission = a;
-  loaded.conditions.push_back(ConditionSpec{"QuotaReserved", true, "QuotaReserved", "", Time{}});
-  loaded.conditions.push_back(ConditionSpec{"Admitted", true, "Admitted", "", Time{}});
   REQUIRE(e.Submit(loaded).ok());
   // Loaded holding quota, usage as the shape gives it: derived.
   WorkloadSpec loaded_plain = loaded;

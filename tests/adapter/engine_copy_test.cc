@@ -14,6 +14,7 @@
 
 #include "fmt/format.h"
 #include "qm/adapter/engine.h"
+#include "support/builders.h"
 #include "support/random_cluster.h"
 #include "support/slow_build.h"
 #include "support/thrash_host.h"
@@ -63,9 +64,7 @@ TEST_CASE("A copy of the engine saves its exact bytes, at every instant of rando
   const uint64_t seeds = test::kSlowBuild ? 6 : 30;
   int64_t copies = 0, with_admissions = 0;
   for (uint64_t seed = 1; seed <= seeds; ++seed) {
-    test::HostScenario sc = test::BuildScenario(test::Generate(seed));
-    sc.max_preemptions_per_workload = 25;
-    if (seed % 2 == 0) test::UseBackoffs(sc.config.anti_thrash);  // timers, histories, extras
+    test::HostScenario sc = test::PropertyScenario(seed, /*backoffs=*/seed % 2 == 0);  // timers, histories, extras
     sc.after_instant = [&](const Engine& e) {
       absl::StatusOr<Engine> copy = internal::CopyEngine(e);
       REQUIRE(copy.ok());
@@ -94,9 +93,7 @@ TEST_CASE("A copy of the engine decides what a restored engine decides", "[adapt
   const uint64_t seeds = test::kSlowBuild ? 4 : 16;
   int64_t compared = 0, events = 0;
   for (uint64_t seed = 1; seed <= seeds; ++seed) {
-    test::HostScenario sc = test::BuildScenario(test::Generate(seed));
-    sc.max_preemptions_per_workload = 25;
-    if (seed % 2 == 1) test::UseBackoffs(sc.config.anti_thrash);
+    test::HostScenario sc = test::PropertyScenario(seed, /*backoffs=*/seed % 2 == 1);
     int64_t instant = 0;
     sc.after_instant = [&](const Engine& e) {
       if (++instant % 5 != 0) return;
@@ -121,40 +118,6 @@ TEST_CASE("A copy of the engine decides what a restored engine decides", "[adapt
   CHECK(events >= compared * 3);
 }
 
-// One ClusterQueue of 1 CPU, fed by ns/lq.
-void ApplySmallCluster(Engine& e) {
-  ClusterQueueSpec cq;
-  cq.name = "cq";
-  cq.namespace_selector = LabelSelector{};
-  ResourceGroupSpec group;
-  group.covered_resources = {"cpu"};
-  group.flavors.push_back(FlavorQuotasSpec{"default", {ResourceQuotaSpec{"cpu", 1000, std::nullopt, {}}}});
-  cq.resource_groups.push_back(group);
-  LocalQueueSpec lq;
-  lq.namespace_ = "ns";
-  lq.name = "lq";
-  lq.cluster_queue = "cq";
-  std::vector<ObjectSpec> objects;
-  objects.emplace_back(ResourceFlavorSpec{"default", {}, {}, {}});
-  objects.emplace_back(cq);
-  objects.emplace_back(NamespaceSpec{"ns", {}});
-  objects.emplace_back(lq);
-  REQUIRE(e.Apply(objects).ok());
-}
-
-WorkloadSpec Job(std::string name, int64_t milli_cpu) {
-  WorkloadSpec w;
-  w.namespace_ = "ns";
-  w.name = std::move(name);
-  w.queue_name = "lq";
-  PodSetSpec ps;
-  ps.name = "main";
-  ps.count = 1;
-  ps.requests = {{"cpu", milli_cpu}};
-  w.pod_sets.push_back(ps);
-  return w;
-}
-
 TEST_CASE("A copy of the engine has none of the host's settings, and an unusable engine gives none", "[adapter][forecast]") {
   int delivered = 0;
   bool explode = false;
@@ -167,8 +130,11 @@ TEST_CASE("A copy of the engine has none of the host's settings, and an unusable
     ++delivered;
     if (explode) throw std::runtime_error("callback boom");
   }).ok());
-  ApplySmallCluster(e);
-  REQUIRE(e.Submit(Job("one", 500)).ok());
+  const std::vector<ObjectSpec> objects = {test::Namespace("ns"), test::Flavor("default"),
+                                           test::ClusterQueue("cq").Flavor("default", {test::Q("cpu", 1000)}),
+                                           test::LocalQueue("ns", "lq", "cq")};
+  REQUIRE(e.Apply(objects).ok());
+  REQUIRE(e.Submit(test::Workload("ns", "one").Queue("lq").Request("cpu", 500)).ok());
   const int before = delivered;
 
   absl::StatusOr<Engine> copy = internal::CopyEngine(e);

@@ -27,9 +27,8 @@ TEST_CASE("Silenced status texts change no decision", "[adapter][forecast][prope
   const uint64_t seeds = test::kSlowBuild ? 8 : 40;
   int64_t events = 0, preemptions = 0;
   for (uint64_t seed = 1; seed <= seeds; ++seed) {
-    test::HostScenario sc = test::BuildScenario(test::Generate(seed));
-    sc.max_preemptions_per_workload = 25;
-    if (seed % 2 == 0) test::UseBackoffs(sc.config.anti_thrash);  // they write status texts of their own
+    // The back-offs write status texts of their own.
+    test::HostScenario sc = test::PropertyScenario(seed, /*backoffs=*/seed % 2 == 0);
     const test::HostRun loud = test::RunHost(sc);
     sc.quiet_status = true;
     const test::HostRun quiet = test::RunHost(sc);

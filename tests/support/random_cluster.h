@@ -140,6 +140,16 @@ inline HostScenario BuildScenario(const ClusterDesc& c) {
   return sc;
 }
 
+/// Seed `seed`'s cluster as the copy and quiet-status properties run it: a run that loops without
+/// end at one instant (Kueue's rules can) is cut once a workload was preempted 25 times, and with
+/// `backoffs` the anti-thrash back-offs are on.
+inline HostScenario PropertyScenario(uint64_t seed, bool backoffs) {
+  HostScenario sc = BuildScenario(Generate(seed));
+  sc.max_preemptions_per_workload = 25;
+  if (backoffs) UseBackoffs(sc.config.anti_thrash);
+  return sc;
+}
+
 inline std::string Describe(const ClusterDesc& c) {
   std::string out = fmt::format("seed {}: {} queue(s) in {}; fair sharing {}; {}; priorities", c.seed, c.queues.size(),
                                 c.two_level ? "root <- {left, right}" : "root", c.fair_sharing ? "on" : "off",
