@@ -418,7 +418,6 @@ absl::StatusOr<ForecastReport> Engine::Forecast(const ForecastOptions& options) 
   // active and parked workloads, as Kueue's visibility API ranks them).
   std::vector<uint32_t> root_of_queue(s.cqs.size(), 0);  // by ClusterQueueId
   std::vector<int64_t> queue_position(s.workloads.size(), 0);  // by WorkloadId
-
   std::vector<PendingKey> keys;
   for (size_t c = 0; c < s.cqs.size(); ++c) {
     const ClusterQueueState& cq = s.cqs[c];
