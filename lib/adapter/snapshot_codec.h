@@ -87,14 +87,12 @@ class Writer {
     U64(0);
     return at;
   }
-  void EndSection(size_t at) { Patch(at, used_ - at - 8); }
-  /// Overwrites the 8 bytes at `at` (written before) with `v`, little-endian.
-  void Patch(size_t at, uint64_t v) {
-    for (int i = 0; i < 8; ++i) out_[at + static_cast<size_t>(i)] = static_cast<char>(static_cast<uint8_t>(v >> (8 * i)));
+  void EndSection(size_t at) {
+    const uint64_t len = used_ - at - 8;
+    for (int i = 0; i < 8; ++i) out_[at + static_cast<size_t>(i)] = static_cast<char>(static_cast<uint8_t>(len >> (8 * i)));
   }
 
   bool overflow() const { return overflow_; }
-  size_t size() const { return used_; }
   /// The bytes written so far; the writer is empty afterwards.
   std::string Take() {
     out_.resize(used_);
