@@ -33,7 +33,7 @@ namespace {
 static_assert(sizeof(ClusterState) == 1944, "ClusterState changed: update lib/adapter/engine_copy.cc");
 static_assert(sizeof(WorkloadRecord) == 144, "WorkloadRecord changed: update lib/adapter/engine_copy.cc");
 static_assert(sizeof(WorkloadExtras) == 208, "WorkloadExtras changed: update lib/adapter/engine_copy.cc");
-static_assert(sizeof(AdmissionRecord) == 248, "AdmissionRecord changed: update lib/adapter/engine_copy.cc");
+static_assert(sizeof(AdmissionRecord) == 128, "AdmissionRecord changed: update lib/adapter/engine_copy.cc");
 #endif
 
 // The copy's address of each reason the source interned (reason constants are shared as they are).
@@ -82,7 +82,6 @@ void CopyAdmission(const AdmissionRecord& a, AdmissionRecord& b) {
   b.cluster_queue = a.cluster_queue;
   b.pod_sets = a.pod_sets;
   if (a.explicit_usage) b.explicit_usage = std::make_unique<std::vector<ResourceList>>(*a.explicit_usage);
-  b.usage = a.usage;
   b.borrow_level = a.borrow_level;
   b.reserved_at = a.reserved_at;
   b.admitted_cycle = a.admitted_cycle;

@@ -124,14 +124,23 @@ class Checker {
         if (!a.cluster_queue.valid() || a.cluster_queue.value >= s_.cqs.size() || !s_.cq(a.cluster_queue).exists)
           return Violation(fmt::format("{}: admitted to ClusterQueue id {}, which does not exist", Wl(id),
                                        a.cluster_queue.value));
-        for (size_t k = 0; k < a.usage.size(); ++k) {
-          const auto& [fr, v] = a.usage[k];
-          if (!fr.valid() || fr.value >= frs)
-            return Violation(fmt::format("{}: its admission uses FR slot {}, which does not exist", Wl(id), fr.value));
-          if (k > 0 && !(a.usage[k - 1].first < fr))
-            return Violation(fmt::format("{}: its admission's usage is not sorted by FR slot", Wl(id)));
-          if (v < 0) return Violation(fmt::format("{}: its admission holds {} of {}", Wl(id), v, Fr(fr.value)));
+        if (a.pod_sets.size() != s_.shapes[w.shape].pod_sets.size())
+          return Violation(fmt::format("{}: its admission has {} pod sets, its shape {}", Wl(id), a.pod_sets.size(),
+                                       s_.shapes[w.shape].pod_sets.size()));
+        for (const AdmissionRecord::PodSet& ps : a.pod_sets) {
+          for (size_t k = 0; k < ps.frs.size(); ++k) {
+            const FrId fr = ps.frs[k];
+            if (!fr.valid() || fr.value >= frs)
+              return Violation(fmt::format("{}: its admission uses FR slot {}, which does not exist", Wl(id), fr.value));
+            if (k > 0 && !(s_.catalog.FrResource(ps.frs[k - 1]) < s_.catalog.FrResource(fr)))
+              return Violation(fmt::format("{}: its admission's flavors are not sorted by resource", Wl(id)));
+          }
+          if (ps.count < 0 || ps.reclaimable < 0 || ps.reclaimable > ps.count)
+            return Violation(fmt::format("{}: its admission counts {} pods, {} reclaimable", Wl(id), ps.count,
+                                         ps.reclaimable));
         }
+        for (const auto& [fr, v] : AdmissionUsage(s_, w))
+          if (v < 0) return Violation(fmt::format("{}: its admission holds {} of {}", Wl(id), v, Fr(fr.value)));
         // Pod sets' usage is kept only when the shape and counts do not give it (so a copy, a
         // restore and the engine hold the same).
         if (a.explicit_usage &&
@@ -380,7 +389,7 @@ class Checker {
     for (const WorkloadRecord& w : s_.workloads) {
       if (w.deleted || !w.admission) continue;
       const AdmissionRecord& a = *w.admission;
-      for (const auto& [fr, v] : a.usage) {
+      for (const auto& [fr, v] : AdmissionUsage(s_, w)) {
         const size_t k = a.cluster_queue.value * size_t{frs} + fr.value;
         held_[k] += v;
         if (a.evicted) evicting_[k] = AddAmount(evicting_[k], v);

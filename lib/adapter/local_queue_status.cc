@@ -113,7 +113,7 @@ LocalQueueStatus EngineState::LocalQueueStatusOf(LocalQueueId id) const {
       for (const CandidateKey& k : *set) {
         if (!mine(k.id)) continue;
         ++st.reserving_workloads;
-        Add(layout, s.wl(k.id).admission->usage, &st.flavors_reservation);
+        Add(layout, AdmissionUsage(s, s.wl(k.id)), &st.flavors_reservation);
       }
     }
   }

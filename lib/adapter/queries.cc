@@ -19,8 +19,9 @@ Assignment EngineState::AdmissionToApi(WorkloadId id) const {
     PodSetAssignment& p = out.pod_sets.emplace_back();
     p.name = shape.pod_sets[i].name;
     p.count = ps.count;
-    for (const auto& [r, f] : ps.flavors)
-      p.resources.push_back(ResourceAssignment{s.ResourceName(r), s.FlavorName(f), AssignmentMode::kFit, 0});
+    for (const FrId fr : ps.frs)
+      p.resources.push_back(ResourceAssignment{s.ResourceName(s.catalog.FrResource(fr)),
+                                               s.FlavorName(s.catalog.FrFlavor(fr)), AssignmentMode::kFit, 0});
     for (const auto& [r, v] : PodSetUsage(s, w, i)) p.usage.emplace_back(s.ResourceName(r), v);
     std::sort(p.resources.begin(), p.resources.end(),
               [](const ResourceAssignment& x, const ResourceAssignment& y) { return x.resource < y.resource; });

@@ -74,6 +74,9 @@ struct Decoded {
   };
   std::vector<Queues> queues;
   std::vector<std::pair<uint64_t, std::vector<uint32_t>>> shape_index;
+  /// Per admission, by workload slot in slot order: the usage per FR the snapshot states. It is
+  /// derived, not stored, so ValidateWorkloads checks it against what the pod sets give.
+  std::vector<std::pair<uint32_t, FrUsage>> admission_usage;
 };
 
 /// Run in this order once every section is decoded: each checks what the next relies on.

@@ -266,7 +266,7 @@ absl::Status ReadShapes(Reader& r, ClusterState& s, Decoded* p) {
   return r.Finish("SHAP");
 }
 
-absl::Status ReadWorkloads(Reader& r, ClusterState& s) {
+absl::Status ReadWorkloads(Reader& r, ClusterState& s, Decoded* p) {
   const uint32_t n = r.Count("workloads");
   const char* last_reason = nullptr;  // interned
   for (uint32_t i = 0; i < n && r.ok(); ++i) {
@@ -338,7 +338,7 @@ absl::Status ReadWorkloads(Reader& r, ClusterState& s) {
         for (uint32_t j = 0; j < nf && r.ok(); ++j) {
           const ResourceId res(r.U32());
           const FlavorId f(r.U32());
-          out.flavors.emplace_back(res, f);
+          out.frs.push_back(s.catalog.FindFr(f, res));  // invalid when there is no such slot: refused later
         }
         const uint32_t nu = r.Count("admission pod set usage");
         for (uint32_t j = 0; j < nu && r.ok(); ++j) {
@@ -348,11 +348,12 @@ absl::Status ReadWorkloads(Reader& r, ClusterState& s) {
         }
         out.reclaimable = r.I32();
       }
+      FrUsage& stated = p->admission_usage.emplace_back(i, FrUsage()).second;
       const uint32_t nu = r.Count("admission usage");
       for (uint32_t j = 0; j < nu && r.ok(); ++j) {
         const FrId fr(r.U32());
         const int64_t v = r.I64();
-        a->usage.emplace_back(fr, v);
+        stated.emplace_back(fr, v);
       }
       a->borrow_level = r.I32();
       a->reserved_at = r.At();
@@ -553,7 +554,7 @@ absl::Status ReadState(std::string_view payload, size_t base, uint32_t version, 
   }
   {
     Reader b = r.Section("WKLD");
-    QM_RETURN_IF_ERROR(ReadWorkloads(b, s));
+    QM_RETURN_IF_ERROR(ReadWorkloads(b, s, &p));
   }
   {
     Reader b = r.Section("PEND");

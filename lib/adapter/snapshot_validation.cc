@@ -256,7 +256,7 @@ std::string HistoryProblem(const ClusterState& s, const PreemptionHistory& h) {
 }  // namespace
 
 absl::Status ValidateWorkloads(const ClusterState& s, const Decoded& p) {
-  const uint32_t resources = s.catalog.resource_count(), flavors = s.catalog.flavor_count(), frs = s.catalog.fr_count();
+  const uint32_t resources = s.catalog.resource_count(), frs = s.catalog.fr_count();
   const size_t count = s.workloads.size();
   // Shapes.
   std::vector<uint32_t> uses(s.shapes.size(), 0);
@@ -273,6 +273,7 @@ absl::Status ValidateWorkloads(const ClusterState& s, const Decoded& p) {
   // Records.
   std::set<std::pair<uint32_t, std::string_view>> names;
   size_t deleted = 0, active = 0, inadmissible = 0, none_pending = 0, admitted = 0;
+  size_t next_usage = 0;  // into p.admission_usage
   for (size_t i = 0; i < count; ++i) {
     const WorkloadRecord& w = s.workloads[i];
     const auto where = [&](std::string_view what) { return Corrupt(fmt::format("workload slot {}: {}", i, what)); };
@@ -332,17 +333,23 @@ absl::Status ValidateWorkloads(const ClusterState& s, const Decoded& p) {
         const AdmissionRecord::PodSet& ps = a.pod_sets[k_ps];
         const ResourceList& usage = (*a.explicit_usage)[k_ps];
         if (ps.count < 0 || ps.reclaimable < 0 || ps.reclaimable > ps.count) return where("admitted count out of range");
-        for (size_t k = 0; k < ps.flavors.size(); ++k)
-          if (ps.flavors[k].first.value >= resources || ps.flavors[k].second.value >= flavors ||
-              (k > 0 && ps.flavors[k - 1].first >= ps.flavors[k].first))
-            return where("admission flavors out of range or not sorted");
+        for (size_t k = 0; k < ps.frs.size(); ++k)
+          if (!ps.frs[k].valid() ||
+              (k > 0 && s.catalog.FrResource(ps.frs[k - 1]) >= s.catalog.FrResource(ps.frs[k])))
+            return where("admission flavors name no flavor-resource slot or are not sorted by resource");
         for (size_t k = 0; k < usage.size(); ++k)
           if (usage[k].first.value >= resources || usage[k].second < 0 || (k > 0 && usage[k - 1].first >= usage[k].first))
             return where("admission usage out of range or not sorted");
       }
-      for (size_t k = 0; k < a.usage.size(); ++k)
-        if (a.usage[k].first.value >= frs || a.usage[k].second < 0 || (k > 0 && a.usage[k - 1].first >= a.usage[k].first))
+      // The usage per FR it states must be what its pod sets give (AdmissionUsage), which the
+      // engine derives rather than keeps.
+      if (next_usage >= p.admission_usage.size() || p.admission_usage[next_usage].first != i)
+        return where("admission has no usage");  // the reader records one per admission
+      const FrUsage& stated = p.admission_usage[next_usage++].second;
+      for (size_t k = 0; k < stated.size(); ++k)
+        if (stated[k].first.value >= frs || stated[k].second < 0 || (k > 0 && stated[k - 1].first >= stated[k].first))
           return where("admission slots out of range or not sorted");
+      if (AdmissionUsage(s, w) != stated) return where("admission usage is not what its pod sets and counts give");
     }
     if (w.scan)
       for (const auto& ps : w.scan->last_tried)
@@ -575,7 +582,7 @@ absl::Status CheckTree(ClusterState& s) {
   std::vector<std::vector<WideAmount>> usage(s.cqs.size(), std::vector<WideAmount>(s.catalog.fr_count(), 0));
   for (const WorkloadRecord& w : s.workloads) {
     if (w.deleted || !w.admission) continue;
-    for (const auto& [fr, v] : w.admission->usage) usage[w.admission->cluster_queue.value][fr.value] += v;
+    for (const auto& [fr, v] : AdmissionUsage(s, w)) usage[w.admission->cluster_queue.value][fr.value] += v;
   }
   for (size_t c = 0; c < s.cqs.size(); ++c) {
     const QuotaTree::Node& node = s.tree.node(s.cqs[c].node);

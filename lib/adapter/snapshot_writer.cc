@@ -60,7 +60,7 @@ static_assert(sizeof(WorkloadExtras) == 208, "WorkloadExtras changed: update lib
 // `evicted_at`.
 // 248: a pod set's usage (88 per pod set) is derived from the shape and count, and kept only when
 // it differs (`explicit_usage`, 8); saved as before, either way.
-static_assert(sizeof(AdmissionRecord) == 248, "AdmissionRecord changed: update lib/adapter/snapshot_*.cc");
+static_assert(sizeof(AdmissionRecord) == 128, "AdmissionRecord changed: update lib/adapter/snapshot_*.cc");
 static_assert(sizeof(ScanProgress) == 48, "ScanProgress changed: update lib/adapter/snapshot_*.cc");
 static_assert(sizeof(PodSetShape) == 208, "PodSetShape changed: update lib/adapter/snapshot_*.cc");
 static_assert(sizeof(WorkloadShape) == 40, "WorkloadShape changed: update lib/adapter/snapshot_*.cc");
@@ -352,10 +352,10 @@ void WriteState(const ClusterState& s, Writer& w) {
       for (size_t i = 0; i < a.pod_sets.size(); ++i) {
         const AdmissionRecord::PodSet& ps = a.pod_sets[i];
         w.I32(ps.count);
-        w.Count(ps.flavors.size());
-        for (const auto& [res, f] : ps.flavors) {
-          w.U32(res.value);
-          w.U32(f.value);
+        w.Count(ps.frs.size());
+        for (const FrId fr : ps.frs) {
+          w.U32(s.catalog.FrResource(fr).value);
+          w.U32(s.catalog.FrFlavor(fr).value);
         }
         // Saved whether kept or derived (the format predates the derivation).
         const ResourceList usage = PodSetUsage(s, r, i);
@@ -366,8 +366,10 @@ void WriteState(const ClusterState& s, Writer& w) {
         }
         w.I32(ps.reclaimable);
       }
-      w.Count(a.usage.size());
-      for (const auto& [fr, v] : a.usage) {
+      // Saved although derived (the format predates the derivation); a restore checks it.
+      const FrUsage usage = AdmissionUsage(s, r);
+      w.Count(usage.size());
+      for (const auto& [fr, v] : usage) {
         w.U32(fr.value);
         w.I64(v);
       }

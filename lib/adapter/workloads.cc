@@ -490,8 +490,7 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec, bool first_chang
       out.reclaimable = reclaimable;
       for (const auto& [res, flavor] : psa.flavors) {
         const ResourceId rid = s.catalog.InternResource(res);
-        const FlavorId fid = InternFlavor(flavor);
-        out.flavors.emplace_back(rid, fid);
+        out.frs.push_back(InternFr(InternFlavor(flavor), rid));
         int64_t per_pod = 0;
         for (const auto& [r, v] : ps.per_pod)
           if (r == rid) per_pod = v;
@@ -499,16 +498,11 @@ WorkloadId EngineState::ApplyWorkload(const WorkloadSpec& spec, bool first_chang
         for (const auto& [r, v] : psa.resource_usage)
           if (r == res) total = v;
         usage[idx].emplace_back(rid, total);
-        // Usage of the pods still running: total scaled down by the reclaimable ones, per pod first.
-        int64_t live = total;
-        if (reclaimable > 0) live = out.count == 0 ? 0 : MulAmount(total / out.count, out.count - reclaimable);
-        const FrId fr = InternFr(fid, rid);
-        auto it = std::lower_bound(a->usage.begin(), a->usage.end(), std::make_pair(fr, int64_t{0}),
-                                   [](const auto& x, const auto& y) { return x.first < y.first; });
-        if (it != a->usage.end() && it->first == fr) it->second = AddAmount(it->second, live);
-        else a->usage.insert(it, std::make_pair(fr, live));
       }
-      std::sort(out.flavors.begin(), out.flavors.end());
+      // By resource id (the manifest lists them by name).
+      std::sort(out.frs.begin(), out.frs.end(), [&](FrId x, FrId y) {
+        return s.catalog.FrResource(x) < s.catalog.FrResource(y);
+      });
       std::sort(usage[idx].begin(), usage[idx].end());
     }
     a->reserved_at = times.reserved;
@@ -828,28 +822,11 @@ absl::Status EngineState::SetReclaimablePods(WorkloadId id, std::string_view pod
   }
   AdmissionRecord& a = *w.admission;
   AdmissionRecord::PodSet& ps = a.pod_sets[index];
-  // Kueue keeps min(admitted count, spec count - reclaimable) pods' usage.
+  // Kueue keeps min(admitted count, spec count - reclaimable) pods' usage (AdmissionUsage).
+  // The released part of the usage leaves the quota tree at once.
+  RemoveAdmissionUsage(s, w);
   ps.reclaimable = std::clamp(ps.count - (spec_count - count), int32_t{0}, std::max(ps.count, int32_t{0}));
-  // The usage of the pods still running, per FR; the released part leaves the quota tree at once.
-  FrUsage usage;
-  for (size_t i = 0; i < a.pod_sets.size(); ++i) {
-    const AdmissionRecord::PodSet& p = a.pod_sets[i];
-    const ResourceList pod_set_usage = PodSetUsage(s, w, i);
-    for (const auto& [r, f] : p.flavors) {
-      int64_t total = 0;
-      for (const auto& [res, v] : pod_set_usage)
-        if (res == r) total = v;
-      const int64_t live = p.reclaimable == 0 ? total : p.count == 0 ? 0 : MulAmount(total / p.count, p.count - p.reclaimable);
-      const FrId fr = s.catalog.FindFr(f, r);
-      auto at = std::lower_bound(usage.begin(), usage.end(), std::make_pair(fr, int64_t{0}),
-                                 [](const auto& x, const auto& y) { return x.first < y.first; });
-      if (at != usage.end() && at->first == fr) at->second = AddAmount(at->second, live);
-      else usage.insert(at, std::make_pair(fr, live));
-    }
-  }
-  RemoveUsage(s, a.cluster_queue, a.usage);
-  a.usage = std::move(usage);
-  AddUsage(s, a.cluster_queue, a.usage);
+  AddAdmissionUsage(s, w);
   ++s.cq(a.cluster_queue).generation;
   RequestFlush(s, a.cluster_queue);
   return absl::OkStatus();

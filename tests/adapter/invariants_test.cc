@@ -130,10 +130,14 @@ TEST_CASE("CheckInvariants: reports each kind of corruption", "[adapter][invaria
     CHECK_THAT(Violation(e), Equals("ClusterQueue 'team-a' usage of (default, cpu) is 6000 but its admitted "
                                     "workloads hold 5000"));
   }
-  SECTION("an admission's usage changed behind the tree's back") {
-    p.wl("b", "three").admission->usage[0].second -= kCpu;
+  SECTION("an admission's count changed behind the tree's back (its usage is derived from it)") {
+    p.wl("b", "three").admission->pod_sets[0].count = 0;
     CHECK_THAT(Violation(e), Contains("ClusterQueue 'team-b' usage of (default, cpu) is 2000 but its admitted "
-                                      "workloads hold 1000"));
+                                      "workloads hold 0"));
+  }
+  SECTION("an admission with more reclaimable pods than admitted ones") {
+    p.wl("b", "three").admission->pod_sets[0].reclaimable = 2;
+    CHECK_THAT(Violation(e), Equals("Workload 'b/three': its admission counts 1 pods, 2 reclaimable"));
   }
   SECTION("Cohort usage") {
     p.quota(p.pool).usage -= 1;

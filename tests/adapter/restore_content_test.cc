@@ -92,6 +92,37 @@ TEST_CASE("Restore: a ClusterQueue spec that disagrees with the quota tree is re
   }
 }
 
+TEST_CASE("Restore: an admission whose stated usage is not what its pod sets give is refused",
+          "[adapter][snapshot][restore]") {
+  // Setup: `a/held` is admitted with one pod of 1237 millicores (a value no other field holds). An
+  // admission's usage is derived from its pod sets, not stored (workload_record.h), so the usage a
+  // snapshot states for it must be what the pod sets give. In the workload section the amount
+  // appears twice: the pod set's usage, then the admission's usage per flavor-resource slot.
+  Engine e = test::OneQueueEngine(123457);
+  REQUIRE(e.Submit(Workload("a", "held").Queue("q").Request("cpu", 1237)).ok());
+  e.ScheduleCycle();
+  REQUIRE(e.GetWorkload("a", "held")->state == WorkloadState::kAdmitted);
+  absl::StatusOr<std::string> saved = e.Save();
+  REQUIRE(saved.ok());
+  REQUIRE(Engine::Restore(*saved).ok());
+  std::string s = *saved;
+  const size_t wkld = s.find("WKLD", kHeader);
+  REQUIRE(wkld != std::string::npos);
+  const size_t pod_set_usage = s.find(I64Bytes(1237), wkld);
+  REQUIRE(pod_set_usage != std::string::npos);
+  const size_t slot_usage = s.find(I64Bytes(1237), pod_set_usage + 8);
+  REQUIRE(slot_usage != std::string::npos);
+  REQUIRE(slot_usage < s.find("PEND", wkld));
+
+  // Expect: DataLoss naming the workload slot, whichever of the two disagrees.
+  SECTION("the usage per slot") { s.replace(slot_usage, 8, I64Bytes(1236)); }
+  SECTION("the pod set's usage") { s.replace(pod_set_usage, 8, I64Bytes(1236)); }
+  const absl::Status st = RestoreEdited(s);
+  REQUIRE(st.code() == absl::StatusCode::kDataLoss);
+  CHECK(std::string(st.message()) ==
+        "snapshot: workload slot 0: admission usage is not what its pod sets and counts give");
+}
+
 TEST_CASE("Submit: names must be printable UTF-8", "[adapter][validate]") {
   // Setup: names with NUL, 0xFF, a control character, a truncated sequence; one valid non-ASCII.
   // Expect: the bad ones refused naming metadata.name, the good one accepted.

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "qm/solver/preemption.h"
+#include "qm/solver/removed_usage.h"
 #include "qm/state/accounting.h"
 #include "qm/state/cluster_state.h"
 #include "qm/state/share.h"
@@ -39,6 +40,7 @@ class FairPreemption {
     self_ = cq_->node;
     queues_.clear();
     targets_.clear();
+    removed_.Clear();
     retry_.clear();
     within_nominal_ = WithinNominalWithPreemptor();
     Collect();
@@ -58,18 +60,19 @@ class FairPreemption {
     if (fits) {
       // Fill back (docs/semantics.md §5.8, borrowing allowed); FitsNow() takes W out itself, so W stays added here.
       for (int i = static_cast<int>(targets_.size()) - 2; i >= 0; --i) {
-        UndoRemoval(s_, targets_[i].workload);
+        removed_.PutBack(s_, i);
         if (FitsNow()) {
           targets_[i] = targets_.back();
           targets_.pop_back();
+          removed_.Erase(i);
         } else {
-          SimulateRemoval(s_, targets_[i].workload);
+          removed_.TakeAgain(s_, i);
         }
       }
       if (s_.config.anti_thrash.loop_free_fair_sharing && !FairAfterFillBack()) fits = false;
     }
     RemoveUsage(s_, req.cq, req.usage);
-    for (const auto& t : targets_) UndoRemoval(s_, t.workload);
+    removed_.PutBackAll(s_);
     if (fits) out->insert(out->end(), targets_.begin(), targets_.end());
   }
 
@@ -112,7 +115,7 @@ class FairPreemption {
     }
     if (c.admission->admitted_cycle != 0 && c.admission->admitted_cycle == cycle_) return false;
     if (s_.excluded_candidates.contains(id)) return false;
-    if (!UsesAnyFr(c.admission->usage, req_->frs)) return false;
+    if (!UsesAnyFr(*c.admission, req_->frs)) return false;
     // Anti-thrash minimum runtime: the reason this search would give the candidate.
     return !ProtectedByMinRuntime(s_, id,
                                   IsOwn(q.cq) ? PreemptionReason::kInClusterQueue
@@ -139,15 +142,16 @@ class FairPreemption {
   // configured strategies. Fill-back gives back targets of the preemptor's own queue, which raises
   // its share above what the strategy was checked against (kubernetes-sigs/kueue#14543).
   bool FairAfterFillBack() {
-    for (const PreemptionTarget& t : targets_) {
+    for (size_t k = 0; k < targets_.size(); ++k) {
+      const PreemptionTarget& t = targets_[k];
       if (t.reason != PreemptionReason::kInCohortFairSharing) continue;
       const NodeIndex t_node = s_.cq(s_.wl(t.workload).admission->cluster_queue).node;
       const Share p_final = NodeShare(s_, AlmostLca(self_, t_node));
       const NodeIndex t_top = AlmostLca(t_node, self_);
       const Share t_final = NodeShare(s_, t_top);
-      UndoRemoval(s_, t.workload);
+      removed_.PutBack(s_, k);
       const Share t_before = NodeShare(s_, t_top);
-      SimulateRemoval(s_, t.workload);
+      removed_.TakeAgain(s_, k);
       bool passes = false;
       for (size_t i = 0; i < s_.config.fair_sharing.preemption_strategies.size() && !passes; ++i)
         passes = Strategy(i, p_final, t_before, t_final);
@@ -341,7 +345,11 @@ class FairPreemption {
   }
 
   void Take(WorkloadId id, PreemptionReason reason) {
-    SimulateRemoval(s_, id);
+    removed_.Remove(s_, id);
+    targets_.push_back({id, reason});
+  }
+  void Take(WorkloadId id, PreemptionReason reason, const FrUsage& usage) {
+    removed_.Remove(s_, id, usage);
     targets_.push_back({id, reason});
   }
 
@@ -381,11 +389,13 @@ class FairPreemption {
       }
       while (HasNext(*t)) {
         const WorkloadId c = Pop(*t);
-        SimulateRemoval(s_, c);
+        const WorkloadRecord& cw = s_.wl(c);
+        const FrUsage usage = AdmissionUsage(s_, cw);  // once for the trial and the take
+        RemoveUsage(s_, cw.admission->cluster_queue, usage);
         const Share t_new = NodeShare(s_, t_top);
-        UndoRemoval(s_, c);
+        AddUsage(s_, cw.admission->cluster_queue, usage);
         if (Strategy(0, p_new, t_old, t_new)) {
-          Take(c, PreemptionReason::kInCohortFairSharing);
+          Take(c, PreemptionReason::kInCohortFairSharing, usage);
           if (FitsNow()) return true;
           break;  // shares moved: choose the target again from the root
         }
@@ -451,6 +461,7 @@ class FairPreemption {
   absl::flat_hash_map<NodeIndex, size_t> queue_of_node_;  // lookup only
   absl::flat_hash_set<NodeIndex> pruned_cohorts_;          // lookup only
   std::vector<PreemptionTarget> targets_;
+  RemovedUsage removed_;  ///< the targets' usage, entry i for targets_[i]
   std::vector<WorkloadId> retry_;
   bool within_nominal_ = false;  // WithinNominalWithPreemptor(), for the minimum runtime
   uint64_t cycle_ = 0;

@@ -18,6 +18,7 @@
 #include "fmt/format.h"
 #include "qm/solver/anti_thrash.h"
 #include "qm/solver/candidates.h"
+#include "qm/solver/removed_usage.h"
 #include "qm/state/accounting.h"
 #include "qm/state/cluster_state.h"
 
@@ -88,9 +89,12 @@ inline std::string PreemptionMessage(const ClusterState& s, WorkloadId preemptor
       v.admission ? QueuePath(s, v.admission->cluster_queue) : "UNKNOWN");
 }
 
-inline bool UsesAnyFr(const FrUsage& usage, const FrSet& frs) {
-  for (const auto& [fr, v] : usage)
-    if (std::binary_search(frs.begin(), frs.end(), fr)) return true;
+/// Whether admission `a` uses any FR of `frs` (sorted). Its usage (`AdmissionUsage`) has an entry
+/// for every FR its pod sets name, so this asks the names and derives no amount.
+inline bool UsesAnyFr(const AdmissionRecord& a, const FrSet& frs) {
+  for (const AdmissionRecord::PodSet& ps : a.pod_sets)
+    for (const FrId fr : ps.frs)
+      if (std::binary_search(frs.begin(), frs.end(), fr)) return true;
   return false;
 }
 
@@ -211,7 +215,7 @@ class ClassicPreemption {
     const WorkloadRecord& c = s_.wl(id);
     if (c.admission->admitted_cycle != 0 && c.admission->admitted_cycle == cycle_) return false;
     if (!s_.excluded_candidates.empty() && s_.excluded_candidates.contains(id)) return false;
-    return UsesAnyFr(c.admission->usage, req_->frs);
+    return UsesAnyFr(*c.admission, req_->frs);
   }
 
   Variant Classify(const WorkloadRecord& c, bool adv) const {
@@ -275,6 +279,7 @@ class ClassicPreemption {
   // One attempt of docs/semantics.md §5.8. Returns true (and appends the targets) when the preemptor fits.
   bool Attempt(bool allow_borrowing, std::vector<PreemptionTarget>* out) {
     taken_.clear();
+    removed_.Clear();
     bool fits = false;
     const auto within = cq_->spec.preemption.within_cluster_queue;
     const auto reclaim = cq_->spec.preemption.reclaim_within_cohort;
@@ -325,26 +330,27 @@ class ClassicPreemption {
           reason = ReasonOf(v);
           if (!evicted && ProtectedByMinRuntime(s_, key.id, reason)) continue;
         }
-        SimulateRemoval(s_, key.id);
+        removed_.Remove(s_, key.id);
         taken_.push_back({key.id, reason});
         fits = FitsNow(allow_borrowing);
       }
     }
     if (!fits) {
-      for (const auto& t : taken_) UndoRemoval(s_, t.workload);
+      removed_.PutBackAll(s_);
       return false;
     }
     // Fill back (docs/semantics.md §5.8): from the second-to-last target down, give back every one not needed.
     for (int i = static_cast<int>(taken_.size()) - 2; i >= 0; --i) {
-      UndoRemoval(s_, taken_[i].workload);
+      removed_.PutBack(s_, i);
       if (FitsNow(allow_borrowing)) {
         taken_[i] = taken_.back();
         taken_.pop_back();
+        removed_.Erase(i);
       } else {
-        SimulateRemoval(s_, taken_[i].workload);
+        removed_.TakeAgain(s_, i);
       }
     }
-    for (const auto& t : taken_) UndoRemoval(s_, t.workload);
+    removed_.PutBackAll(s_);
     out->insert(out->end(), taken_.begin(), taken_.end());
     return true;
   }
@@ -356,6 +362,7 @@ class ClassicPreemption {
   std::vector<CohortQueue> cohort_queues_;
   std::vector<int64_t> rem_;
   std::vector<PreemptionTarget> taken_;
+  RemovedUsage removed_;  ///< the targets' usage, entry i for taken_[i]
   CandidateStream stream_;
   uint64_t cycle_ = 0;
 };

@@ -49,6 +49,7 @@
 #include "qm/solver/flavor_assigner.h"
 #include "qm/solver/pods_ready.h"
 #include "qm/solver/preemption.h"
+#include "qm/solver/removed_usage.h"
 #include "qm/state/accounting.h"
 #include "qm/state/cluster_state.h"
 
@@ -72,9 +73,10 @@ class SearchOracle final : public PreemptionOracle {
     preemptor_.Find(req, &targets_);
     const NodeIndex node = s_.cq(cq_).node;
     if (targets_.empty()) return {Granular::kNoCandidates, s_.tree.BorrowingLevel(node, fr, val).level};
-    for (const auto& t : targets_) SimulateRemoval(s_, t.workload);
+    removed_.Clear();
+    for (const auto& t : targets_) removed_.Remove(s_, t.workload);
     const int level = s_.tree.BorrowingLevel(node, fr, val).level;
-    for (const auto& t : targets_) UndoRemoval(s_, t.workload);
+    removed_.PutBackAll(s_);
     for (const auto& t : targets_)
       if (s_.wl(t.workload).admission->cluster_queue == cq_) return {Granular::kPreempt, level};
     return {Granular::kReclaim, level};
@@ -86,6 +88,7 @@ class SearchOracle final : public PreemptionOracle {
   WorkloadId wl_;
   ClusterQueueId cq_;
   std::vector<PreemptionTarget> targets_;
+  RemovedUsage removed_;  ///< the targets' usage while they are out of the tree
 };
 
 class Scheduler {
@@ -556,11 +559,9 @@ class Scheduler {
 
   bool Fits(const Entry& e) {
     seen_.clear();
-    removed_.clear();
+    removed_.Clear();
     auto remove = [&](WorkloadId id) {
-      if (!seen_.insert(id).second) return;
-      SimulateRemoval(s_, id);
-      removed_.push_back(id);
+      if (seen_.insert(id).second) removed_.Remove(s_, id);
     };
     for (WorkloadId id : victims_) remove(id);
     for (const auto& t : e.targets) remove(t.workload);
@@ -568,7 +569,7 @@ class Scheduler {
     const NodeIndex node = s_.cq(e.cq).node;
     for (const auto& [fr, v] : e.assignment.usage)
       if (v > s_.tree.Available(node, fr)) fits = false;
-    for (WorkloadId id : removed_) UndoRemoval(s_, id);
+    removed_.PutBackAll(s_);
     return fits;
   }
 
@@ -794,7 +795,6 @@ class Scheduler {
     a->borrow_level = e.assignment.borrow;
     a->reserved_at = s_.Now();
     a->admitted_cycle = s_.cycle;
-    a->usage = e.assignment.usage;
     a->pod_sets.resize(shape.pod_sets.size());
     // A pod set's usage is what its shape and count give, and is not stored, unless the assignment
     // charged otherwise (a queue covering `pods` charges one per pod whatever the shape requests).
@@ -808,7 +808,7 @@ class Scheduler {
       AdmissionRecord::PodSet& out = a->pod_sets[ps.index];
       out.count = ps.count;
       for (const ChosenFlavor& c : ps.flavors) {
-        out.flavors.emplace_back(c.resource, c.flavor);
+        out.frs.push_back(c.fr);
         const int64_t* v = requested(ps, c.resource);
         derived = derived && v != nullptr &&
                   *v == DerivedPodSetUsage(s_.catalog, shape.pod_sets[ps.index], ps.count, c.resource);
@@ -825,7 +825,8 @@ class Scheduler {
     w.queued_in = ClusterQueueId();
     w.admission = std::move(a);
     w.scan.reset();
-    AccountAdmission(s_, e.wl);
+    // The assignment's usage is what the record derives (CheckInvariants holds the tree to it).
+    AccountAdmission(s_, e.wl, e.assignment.usage);
     ScheduleProtectionEnds(s_, e.wl);
     ResetPreemptionRounds(w);
     w.reason = reason::kQuotaReserved;
@@ -834,7 +835,7 @@ class Scheduler {
     ++result_.admitted;
     Emit(Decision::Kind::kAdmitted, e.wl, e.cq);
     Event& ev = s_.NewEvent(result_.events, EventKind::kAdmitted, e.wl, e.cq);
-    AdmittedPodSets(*w.admission, &ev.pod_sets);
+    AdmittedPodSets(s_.catalog, *w.admission, &ev.pod_sets);
   }
 
   // docs/semantics.md §3.6.
@@ -907,7 +908,7 @@ class Scheduler {
   std::vector<WorkloadId> victims_;
   absl::flat_hash_set<WorkloadId> victim_set_;  // lookup only
   absl::flat_hash_set<WorkloadId> seen_;        // lookup only
-  std::vector<WorkloadId> removed_;
+  RemovedUsage removed_;  ///< Fits(): the victims' and targets' usage while out of the tree
   std::vector<std::pair<ClusterQueueId, FrUsage>> tentative_;
 };
 

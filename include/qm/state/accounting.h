@@ -31,26 +31,46 @@ inline void RemoveUsage(ClusterState& s, ClusterQueueId cq, const FrUsage& usage
   for (const auto& [fr, v] : usage) s.tree.RemoveUsage(node, fr, v);
 }
 
-/// Simulation: takes an admitted workload's usage out of the tree (it stays admitted).
-inline void SimulateRemoval(ClusterState& s, WorkloadId id) {
-  const AdmissionRecord& a = *s.wl(id).admission;
-  RemoveUsage(s, a.cluster_queue, a.usage);
+/// Adds admission `w.admission`'s usage (`AdmissionUsage`) to its ClusterQueue in the quota tree.
+/// Entry by entry: the tree's sums are exact, so this is AddUsage of the whole list.
+inline void AddAdmissionUsage(ClusterState& s, const WorkloadRecord& w) {
+  const NodeIndex node = s.cq(w.admission->cluster_queue).node;
+  ForEachAdmissionUsage(s, w, [&](FrId fr, int64_t v) { s.tree.AddUsage(node, fr, v); });
 }
+/// Removes admission `w.admission`'s usage from the quota tree (the exact inverse).
+inline void RemoveAdmissionUsage(ClusterState& s, const WorkloadRecord& w) {
+  const NodeIndex node = s.cq(w.admission->cluster_queue).node;
+  ForEachAdmissionUsage(s, w, [&](FrId fr, int64_t v) { s.tree.RemoveUsage(node, fr, v); });
+}
+
+/// Simulation: takes an admitted workload's usage out of the tree (it stays admitted).
+inline void SimulateRemoval(ClusterState& s, WorkloadId id) { RemoveAdmissionUsage(s, s.wl(id)); }
 /// Simulation: puts back what SimulateRemoval took.
-inline void UndoRemoval(ClusterState& s, WorkloadId id) {
-  const AdmissionRecord& a = *s.wl(id).admission;
-  AddUsage(s, a.cluster_queue, a.usage);
+inline void UndoRemoval(ClusterState& s, WorkloadId id) { AddAdmissionUsage(s, s.wl(id)); }
+
+/// The rest of accounting an admission once its usage is in the tree: it joins its ClusterQueue's
+/// admitted (or evicting) candidates and its state follows.
+inline void JoinCandidates(ClusterState& s, WorkloadId id) {
+  WorkloadRecord& w = s.wl(id);
+  ClusterQueueState& cq = s.cq(w.admission->cluster_queue);
+  (w.admission->evicted ? cq.evicting : cq.admitted).insert(CandidateKeyOf(s, id));
+  w.state = w.admission->evicted ? WorkloadState::kEvicting : WorkloadState::kAdmitted;
 }
 
 /// Starts accounting an admission that was just recorded in `w.admission`.
 inline void AccountAdmission(ClusterState& s, WorkloadId id) {
-  WorkloadRecord& w = s.wl(id);
+  QM_DCHECK(s.wl(id).admission != nullptr, "AccountAdmission needs an admission");
+  AddAdmissionUsage(s, s.wl(id));
+  JoinCandidates(s, id);
+}
+/// The same, given the admission's usage (what `AdmissionUsage` derives: the scheduler passes its
+/// assignment's, which is that, and saves deriving it again).
+inline void AccountAdmission(ClusterState& s, WorkloadId id, const FrUsage& usage) {
+  const WorkloadRecord& w = s.wl(id);
   QM_DCHECK(w.admission != nullptr, "AccountAdmission needs an admission");
-  AdmissionRecord& a = *w.admission;
-  AddUsage(s, a.cluster_queue, a.usage);
-  ClusterQueueState& cq = s.cq(a.cluster_queue);
-  (a.evicted ? cq.evicting : cq.admitted).insert(CandidateKeyOf(s, id));
-  w.state = a.evicted ? WorkloadState::kEvicting : WorkloadState::kAdmitted;
+  QM_DCHECK(usage == AdmissionUsage(s, w), "AccountAdmission: usage differs from what the admission derives");
+  AddUsage(s, w.admission->cluster_queue, usage);
+  JoinCandidates(s, id);
 }
 
 /// Marks an admitted workload as being evicted: it keeps its quota, moves to the evicting set.
@@ -74,7 +94,7 @@ inline void ReleaseAdmission(ClusterState& s, WorkloadId id) {
   AdmissionRecord& a = *w.admission;
   ClusterQueueState& cq = s.cq(a.cluster_queue);
   (a.evicted ? cq.evicting : cq.admitted).erase(CandidateKeyOf(s, id));
-  RemoveUsage(s, a.cluster_queue, a.usage);
+  RemoveAdmissionUsage(s, w);
   ++cq.generation;
   w.admission.reset();
 }

@@ -3,6 +3,7 @@
 #ifndef QM_STATE_CLUSTER_STATE_H_
 #define QM_STATE_CLUSTER_STATE_H_
 
+#include <algorithm>
 #include <compare>
 #include <cstdint>
 #include <optional>
@@ -353,14 +354,17 @@ inline int64_t DerivedPodSetUsage(const Catalog& catalog, const PodSetShape& sha
 }
 
 /// Pod set `i` of workload `w`'s admission: resource → total usage, for every resource that got a
-/// flavor, sorted by resource (AdmissionRecord::explicit_usage, or derived).
+/// flavor, in the order of the pod set's FRs (AdmissionRecord::explicit_usage, or derived).
 inline ResourceList PodSetUsage(const ClusterState& s, const WorkloadRecord& w, size_t i) {
   const AdmissionRecord& a = *w.admission;
   if (a.explicit_usage) return (*a.explicit_usage)[i];
   const AdmissionRecord::PodSet& ps = a.pod_sets[i];
   const PodSetShape& shape = s.shapes[w.shape].pod_sets[i];
   ResourceList out;
-  for (const auto& [r, f] : ps.flavors) out.emplace_back(r, DerivedPodSetUsage(s.catalog, shape, ps.count, r));
+  for (const FrId fr : ps.frs) {
+    const ResourceId r = s.catalog.FrResource(fr);
+    out.emplace_back(r, DerivedPodSetUsage(s.catalog, shape, ps.count, r));
+  }
   return out;
 }
 
@@ -372,23 +376,73 @@ inline bool UsageIsDerived(const ClusterState& s, const WorkloadRecord& w, const
   if (usage.size() != a.pod_sets.size() || a.pod_sets.size() != shape.pod_sets.size()) return false;
   for (size_t i = 0; i < usage.size(); ++i) {
     const AdmissionRecord::PodSet& ps = a.pod_sets[i];
-    if (usage[i].size() != ps.flavors.size()) return false;
-    for (size_t k = 0; k < usage[i].size(); ++k)
-      if (usage[i][k].first != ps.flavors[k].first ||
-          usage[i][k].second != DerivedPodSetUsage(s.catalog, shape.pod_sets[i], ps.count, ps.flavors[k].first))
+    if (usage[i].size() != ps.frs.size()) return false;
+    for (size_t k = 0; k < usage[i].size(); ++k) {
+      const ResourceId r = s.catalog.FrResource(ps.frs[k]);
+      if (usage[i][k].first != r || usage[i][k].second != DerivedPodSetUsage(s.catalog, shape.pod_sets[i], ps.count, r))
         return false;
+    }
   }
   return true;
 }
 
+/// Calls `fn(fr, amount)` for every resource of pod set `i` of `w`'s admission that got a flavor:
+/// the pod set's usage (`PodSetUsage`) of the pods still running. Kueue keeps min(admitted count,
+/// spec count − reclaimable) pods' usage, scaled per pod first.
+template <class Fn>
+void ForEachPodSetFrUsage(const ClusterState& s, const WorkloadRecord& w, size_t i, Fn&& fn) {
+  const AdmissionRecord& a = *w.admission;
+  const AdmissionRecord::PodSet& ps = a.pod_sets[i];
+  const PodSetShape& shape = s.shapes[w.shape].pod_sets[i];
+  for (const FrId fr : ps.frs) {
+    const ResourceId r = s.catalog.FrResource(fr);
+    int64_t total = 0;
+    if (a.explicit_usage) {
+      for (const auto& [res, v] : (*a.explicit_usage)[i])
+        if (res == r) total = v;
+    } else {
+      total = DerivedPodSetUsage(s.catalog, shape, ps.count, r);
+    }
+    fn(fr, ps.reclaimable == 0 ? total : ps.count == 0 ? 0 : MulAmount(total / ps.count, ps.count - ps.reclaimable));
+  }
+}
+
+/// What admission `w.admission` adds to its ClusterQueue's quota, per FR, sorted by FR: the sum
+/// over its pod sets of `ForEachPodSetFrUsage`. Every FR the admission names has an entry, even
+/// one of 0 (so "uses this FR" is "names this FR"). Derived, not stored: O(pod sets × resources),
+/// no allocation up to 4 FRs.
+inline FrUsage AdmissionUsage(const ClusterState& s, const WorkloadRecord& w) {
+  FrUsage out;
+  for (size_t i = 0; i < w.admission->pod_sets.size(); ++i) {
+    ForEachPodSetFrUsage(s, w, i, [&out](FrId fr, int64_t live) {
+      auto at = std::lower_bound(out.begin(), out.end(), std::make_pair(fr, int64_t{0}),
+                                 [](const auto& x, const auto& y) { return x.first < y.first; });
+      if (at != out.end() && at->first == fr) at->second = AddAmount(at->second, live);
+      else out.insert(at, std::make_pair(fr, live));
+    });
+  }
+  return out;
+}
+
+/// Calls `fn(fr, amount)` once per entry of `AdmissionUsage`, in some order. For the common
+/// admission of one pod set (each FR once, nothing to merge) it derives in place and builds no
+/// list: the preemption searches remove and restore candidates' usage thousands of times a cycle.
+template <class Fn>
+void ForEachAdmissionUsage(const ClusterState& s, const WorkloadRecord& w, Fn&& fn) {
+  if (w.admission->pod_sets.size() == 1) return ForEachPodSetFrUsage(s, w, 0, fn);
+  for (const auto& [fr, v] : AdmissionUsage(s, w)) fn(fr, v);
+}
+
 /// The pod sets of an admission as an `Event` reports them.
-inline void AdmittedPodSets(const AdmissionRecord& a, boost::container::small_vector<AdmittedPodSet, 1>* out) {
+inline void AdmittedPodSets(const Catalog& catalog, const AdmissionRecord& a,
+                            boost::container::small_vector<AdmittedPodSet, 1>* out) {
   out->clear();
   for (uint32_t i = 0; i < a.pod_sets.size(); ++i) {
     AdmittedPodSet& ps = out->emplace_back();
     ps.index = i;
     ps.count = a.pod_sets[i].count;
-    ps.flavors.assign(a.pod_sets[i].flavors.begin(), a.pod_sets[i].flavors.end());
+    ps.flavors.clear();
+    for (const FrId fr : a.pod_sets[i].frs) ps.flavors.emplace_back(catalog.FrResource(fr), catalog.FrFlavor(fr));
   }
 }
 

@@ -56,35 +56,41 @@ using ShapeId = uint32_t;
 
 
 /// What a workload holds while it has quota.
+///
+/// 128 bytes for the common admission (one pod set, up to four resources), laid out without
+/// padding. Nothing in it is derivable: what the admission adds to the quota tree is derived from
+/// its pod sets, their FRs and the shape (`AdmissionUsage`), a pod set's usage likewise
+/// (`PodSetUsage`), so a 10⁶-admission engine touches half the fresh memory it used to
+/// (docs/benchmarks.md, issue 27).
 struct AdmissionRecord {
   struct PodSet {
     int32_t count = 0;
     /// Pods that finished and gave their quota back (Kueue's status.reclaimablePods).
     int32_t reclaimable = 0;
-    /// resource → flavor, sorted by resource.
-    boost::container::small_vector<std::pair<ResourceId, FlavorId>, 4> flavors;
+    /// One FR per resource that got a flavor; the FR names both (Catalog::FrResource,
+    /// Catalog::FrFlavor). In the order the flavor assignment chose them; loaded admissions sorted
+    /// by resource.
+    boost::container::small_vector<FrId, 4> frs;
   };
   ClusterQueueId cluster_queue;
-  boost::container::small_vector<PodSet, 1> pod_sets;
-  /// Per pod set, resource → its total usage (what status.admission.resourceUsage shows), kept
-  /// only when some pod set's differs from what its shape and count give (`PodSetUsage`): an
-  /// admission loaded with an explicit resourceUsage. Null for every admission the engine makes,
-  /// which saves 88 bytes of fresh memory per admission (docs/benchmarks.md, issue 27).
-  std::unique_ptr<std::vector<ResourceList>> explicit_usage;
-  /// Σ usage per FR: exactly what was added to the quota tree.
-  FrUsage usage;
-  int borrow_level = 0;
-  Time reserved_at;
-  uint64_t admitted_cycle = 0;  ///< 0 = loaded with the admission / admitted by the host
-  // Eviction in progress (two-phase): the quota is still held.
+  int32_t borrow_level = 0;
+  // Eviction in progress (two-phase): the quota is still held, since `evicted_at`.
   bool evicted = false;
-  Time evicted_at;
   // Kueue's PodsReady condition for this admission, as the host reports it (Engine::SetPodsReady;
   // docs/semantics.md §1.7.2). A new admission starts not ready (reason WaitForStart).
   bool pods_ready = false;
   /// The pods were ready and are not any more (PodsReady=False, reason WaitForRecovery), since
   /// `pods_not_ready_since`.
   bool pods_recovering = false;
+  boost::container::small_vector<PodSet, 1> pod_sets;
+  /// Per pod set, resource → its total usage (what status.admission.resourceUsage shows), kept
+  /// only when some pod set's differs from what its shape and count give (`PodSetUsage`): an
+  /// admission loaded with an explicit resourceUsage, or a queue charging `pods` for a shape that
+  /// requests some per pod. Null for the ordinary admission.
+  std::unique_ptr<std::vector<ResourceList>> explicit_usage;
+  Time reserved_at;
+  uint64_t admitted_cycle = 0;  ///< 0 = loaded with the admission / admitted by the host
+  Time evicted_at;
   Time pods_not_ready_since;
 };
 
