@@ -86,7 +86,7 @@ TEST_CASE("Reserve: bad counts are refused naming the argument, and leave the en
   CHECK(too_many.code() == absl::StatusCode::kInvalidArgument);
   CHECK_THAT(std::string(too_many.message()), Catch::Contains("at most 4294967294"));
 
-  // 2^32 − 2 workloads need about 2 TB: more than any machine this runs on (checked before any
+  // 2^32 − 2 workloads need about 1.2 TB: more than any machine this runs on (checked before any
   // allocation, so nothing is taken).
   absl::Status too_big = e.Reserve((int64_t{1} << 32) - 2);
   CHECK(too_big.code() == absl::StatusCode::kResourceExhausted);
